@@ -1,0 +1,3 @@
+from unsentinel.cli import main
+
+main()

@@ -1,0 +1,204 @@
+"""``[tool.unsentinel]`` configuration: defaults, discovery, validation.
+
+Keys are kebab-case in TOML (as in ruff) and snake_case on :class:`Config`.
+Unknown keys and wrong types are errors that name the key and the file.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+SEVERITIES = ("info", "advisory", "blocking")
+
+DEFAULT_EXCLUDES = (
+    ".git",
+    ".hg",
+    ".svn",
+    ".venv",
+    "venv",
+    "build",
+    "dist",
+    "node_modules",
+    "__pycache__",
+    ".tox",
+    ".nox",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".pytest_cache",
+    "site-packages",
+)
+
+DEFAULT_INFO_KEYWORDS = (
+    "default",
+    "defaulted",
+    "auto-selected",
+    "automatically selected",
+    "dry-run",
+    "dry run",
+    "preview",
+    "sandbox",
+    "cache",
+    "cached",
+)
+
+
+class ConfigError(Exception):
+    """A configuration problem the user must fix (exit code 2)."""
+
+
+@dataclass(frozen=True)
+class Config:
+    sentinel_prefixes: tuple[str, ...] = ("BLOCK:",)
+    sentinel_constants: tuple[str, ...] = ("BLOCK_WARNING_PREFIX",)
+    markers: Mapping[str, str] = field(default_factory=dict)  # extra prefix -> severity
+    warning_list_names: tuple[str, ...] = ("warnings",)
+    info_keywords: tuple[str, ...] = DEFAULT_INFO_KEYWORDS
+    codes_module: str = "warning_codes.py"
+    models_module: str = "warning_model.py"
+    error_codes_module: str = "error_codes.py"
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDES
+    extend_exclude: tuple[str, ...] = ()
+    max_file_size: int = 2_000_000
+    include_generated: bool = False
+    root: Path = field(default_factory=Path.cwd)
+    source: Path | None = None  # the file the settings came from, if any
+
+    @property
+    def severity_markers(self) -> dict[str, str]:
+        """Every textual marker the rules recognise, mapped to the severity it means."""
+        markers = {prefix: "blocking" for prefix in self.sentinel_prefixes}
+        markers.update(self.markers)
+        return markers
+
+    def is_rule_enabled(self, code: str) -> bool:
+        selected = not self.select or any(code.startswith(s) for s in self.select)
+        return selected and not any(code.startswith(i) for i in self.ignore)
+
+
+_LIST_KEYS = {
+    "sentinel-prefixes",
+    "sentinel-constants",
+    "warning-list-names",
+    "info-keywords",
+    "select",
+    "ignore",
+    "exclude",
+    "extend-exclude",
+}
+_STR_KEYS = {"codes-module", "models-module", "error-codes-module"}
+_INT_KEYS = {"max-file-size"}
+_BOOL_KEYS = {"include-generated"}
+_TABLE_KEYS = {"markers"}
+KNOWN_KEYS = _LIST_KEYS | _STR_KEYS | _INT_KEYS | _BOOL_KEYS | _TABLE_KEYS
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The nearest ``pyproject.toml`` at or above ``start`` that has a [tool.unsentinel] table,
+    else the nearest one at all."""
+    start = start.resolve()
+    directory = start if start.is_dir() else start.parent
+    nearest: Path | None = None
+    for candidate_dir in (directory, *directory.parents):
+        candidate = candidate_dir / "pyproject.toml"
+        if candidate.is_file():
+            nearest = nearest or candidate
+            if "unsentinel" in _read_toml(candidate).get("tool", {}):
+                return candidate
+    return nearest
+
+
+def find_project_root(start: Path) -> Path:
+    """The directory holding the nearest pyproject.toml or .git, else ``start`` itself."""
+    start = start.resolve()
+    directory = start if start.is_dir() else start.parent
+    for candidate in (directory, *directory.parents):
+        if (candidate / "pyproject.toml").is_file() or (candidate / ".git").exists():
+            return candidate
+    return directory
+
+
+def load_config(
+    paths: tuple[Path, ...] = (), config_file: Path | None = None, **overrides: Any
+) -> Config:
+    """Build the effective configuration: defaults < pyproject / --config < CLI overrides."""
+    first = paths[0] if paths else Path.cwd()
+    source = config_file or find_pyproject(first)
+    settings: dict[str, Any] = {}
+    if source is not None:
+        table = _read_toml(source).get("tool", {}).get("unsentinel", {})
+        if config_file is not None and not table:
+            # A dedicated file may hold the keys at top level.
+            table = _read_toml(source)
+        settings = _validate(table, source)
+    root = source.parent.resolve() if source is not None else find_project_root(first)
+    config = Config(root=root, source=source, **settings)
+    return replace(config, **{k: v for k, v in overrides.items() if v is not None})
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read configuration: {exc.strerror}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from exc
+
+
+def _validate(table: Mapping[str, Any], source: Path) -> dict[str, Any]:
+    settings: dict[str, Any] = {}
+    for key, value in table.items():
+        if key not in KNOWN_KEYS:
+            known = ", ".join(sorted(KNOWN_KEYS))
+            raise ConfigError(f"{source}: unknown key 'tool.unsentinel.{key}' (known keys: {known})")
+        settings[key.replace("-", "_")] = _checked(key, value, source)
+    return settings
+
+
+def _checked(key: str, value: Any, source: Path) -> Any:
+    def wrong(expected: str) -> ConfigError:
+        return ConfigError(
+            f"{source}: 'tool.unsentinel.{key}' must be {expected}, got {type(value).__name__}"
+        )
+
+    if key in _LIST_KEYS:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise wrong("a list of strings")
+        return tuple(value)
+    if key in _STR_KEYS:
+        if not isinstance(value, str) or not value:
+            raise wrong("a non-empty string")
+        return value
+    if key in _INT_KEYS:
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise wrong("a positive integer")
+        return value
+    if key in _BOOL_KEYS:
+        if not isinstance(value, bool):
+            raise wrong("true or false")
+        return value
+    if not isinstance(value, dict):
+        raise wrong("a table of prefix = severity")
+    for prefix, severity in value.items():
+        if severity not in SEVERITIES:
+            raise ConfigError(
+                f"{source}: 'tool.unsentinel.markers.\"{prefix}\"' must be one of "
+                f"{', '.join(SEVERITIES)}, got {severity!r}"
+            )
+    return dict(value)
+
+
+def config_keys() -> list[str]:
+    """The TOML keys, for docs and ``--help``."""
+    return sorted(f.name.replace("_", "-") for f in fields(Config) if f.name not in {"root", "source"})

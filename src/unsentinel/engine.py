@@ -1,0 +1,266 @@
+"""The per-file pipeline: bytes -> decode -> prefilter -> parse -> rules -> edits -> validate.
+
+:func:`process_file` is what the worker pool runs; it never raises, every problem becomes
+a :class:`~unsentinel.model.FileResult` with ``status=FAILED`` and a reason.
+:func:`rewrite_source` is the pure ``str -> str`` seam that rule tests drive.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import stat
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+
+from .config import Config
+from .gather import model_fields
+from .model import FileFacts, FileResult, Kind, Mode, RepoFacts, Site, Status
+from .prefilter import Prefilter
+from .rules import Rule, RuleContext, enabled_rules
+from .source import SourceError, decode_source, is_generated
+
+
+@dataclass(frozen=True)
+class FileTask:
+    """One file to process: where it is, how to show it, and its dotted module name."""
+
+    path: Path
+    display: str
+    module_name: str = ""
+
+
+class RewriteError(Exception):
+    """A rewrite produced code that does not parse; the file is left untouched."""
+
+
+# -- the pure seam ------------------------------------------------------------------------
+
+
+def analyze(
+    module: cst.Module,
+    config: Config,
+    facts: RepoFacts | None = None,
+    *,
+    path: str = "<string>",
+    module_name: str = "",
+    rules: Sequence[type[Rule]] | None = None,
+) -> RuleContext:
+    """Run every rule over ``module``; the returned context holds sites and scheduled edits."""
+    wrapper = cst.MetadataWrapper(module)
+    context = RuleContext(wrapper, config, facts or RepoFacts(), path, module_name)
+    for rule_class in rules if rules is not None else enabled_rules(config):
+        rule = rule_class(context)
+        wrapper.visit(rule)
+        rule.finish()
+    context.sites[:] = _drop_claimed_detections(context.sites)
+    return context
+
+
+def apply_edits(context: RuleContext) -> cst.Module:
+    """Apply every scheduled edit in one transform, then add and remove imports."""
+    module = context.module
+    if context.edits:
+        module = module.visit(_EditApplier(context.edits))
+    if context.imports or context.removed_imports:
+        module = _fix_imports(module, context)
+    return module
+
+
+def rewrite_source(
+    source: str,
+    config: Config | None = None,
+    facts: RepoFacts | None = None,
+    *,
+    path: str = "<string>",
+    module_name: str = "",
+    rules: Sequence[type[Rule]] | None = None,
+) -> tuple[str, list[Site]]:
+    """Rewrite ``source`` and return the new code with the sites found."""
+    context = analyze(
+        cst.parse_module(source),
+        config or Config(),
+        facts,
+        path=path,
+        module_name=module_name,
+        rules=rules,
+    )
+    return apply_edits(context).code, list(context.sites)
+
+
+# -- the file pipeline --------------------------------------------------------------------
+
+
+class Pipeline:
+    """The per-file pipeline for one run: built once per worker process, reused per file."""
+
+    def __init__(self, config: Config, facts: RepoFacts, mode: Mode, *, gather: bool = False) -> None:
+        self.config = config
+        self.facts = facts
+        self.mode = mode
+        self.gather = gather  # also collect model fields for the gather pass
+        self.rules = enabled_rules(config)
+        self.prefilter = Prefilter(self.rules, config)
+
+    def process(self, task: FileTask) -> FileResult:
+        """Run the whole pipeline on one file. Never raises."""
+        try:
+            return self._process(task)
+        except RewriteError as exc:
+            return _failed(task, f"{exc}; file left unchanged (please report this)")
+        except RecursionError:
+            return _failed(task, "too deeply nested to parse (recursion limit)")
+        except Exception as exc:  # the per-file runner must never take the run down
+            return _failed(task, f"internal error: {type(exc).__name__}: {exc}")
+
+    def _process(self, task: FileTask) -> FileResult:
+        data_or_result = _read(task, self.config)
+        if isinstance(data_or_result, FileResult):
+            return data_or_result
+        data = data_or_result
+        models = model_fields(data) if self.gather else ()
+        if not self.prefilter.may_match(data):
+            facts = FileFacts(model_fields=models) if models else None
+            return FileResult(task.display, Status.PREFILTERED, facts=facts)
+        try:
+            text, _encoding = decode_source(data)
+        except SourceError as exc:
+            return _failed(task, str(exc))
+        try:
+            module = cst.parse_module(data)
+        except cst.ParserSyntaxError as exc:
+            line, column = exc.raw_line, exc.raw_column + 1
+            return _failed(task, f"syntax error at {line}:{column}: {exc.message}")
+        context = analyze(
+            module,
+            self.config,
+            self.facts,
+            path=task.display,
+            module_name=task.module_name,
+            rules=self.rules,
+        )
+        return self._result(task, data, text, context, models)
+
+    def _result(
+        self,
+        task: FileTask,
+        data: bytes,
+        text: str,
+        context: RuleContext,
+        models: tuple[tuple[str, tuple[str, ...]], ...],
+    ) -> FileResult:
+        facts = FileFacts(
+            model_fields=models,
+            templates=tuple(context.templates),
+            warning_functions=tuple(context.warning_functions),
+        )
+        sites = tuple(sorted(context.sites, key=_site_order))
+        unchanged = FileResult(task.display, Status.PARSED, sites=sites, facts=facts)
+        if not self.mode.rewrites or not (context.edits or context.imports):
+            return unchanged
+        new_module = apply_edits(context)
+        new_bytes = new_module.bytes
+        if new_bytes == data:
+            return unchanged
+        _validate(text, new_module.code, task.display)
+        return FileResult(
+            task.display,
+            Status.PARSED,
+            sites=sites,
+            original=text,
+            new_source=new_bytes,
+            new_text=new_module.code,
+            facts=facts,
+        )
+
+
+def _read(task: FileTask, config: Config) -> bytes | FileResult:
+    try:
+        info = os.stat(task.path)
+    except FileNotFoundError:
+        return _failed(task, "file vanished before it could be read")
+    except OSError as exc:
+        return _failed(task, f"cannot stat: {exc.strerror}")
+    if stat.S_ISDIR(info.st_mode):
+        return _failed(task, "is a directory, not a Python file")
+    if not stat.S_ISREG(info.st_mode):
+        return _failed(task, "not a regular file (FIFO, socket or device)")
+    if info.st_size > config.max_file_size:
+        reason = f"larger than max-file-size ({info.st_size} > {config.max_file_size} bytes)"
+        return FileResult(task.display, Status.SKIPPED, skip_reason=reason)
+    try:
+        data = task.path.read_bytes()
+    except FileNotFoundError:
+        return _failed(task, "file vanished before it could be read")
+    except OSError as exc:
+        return _failed(task, f"cannot read: {exc.strerror}")
+    if not config.include_generated and is_generated(data):
+        return FileResult(task.display, Status.SKIPPED, skip_reason="generated file (@generated)")
+    return data
+
+
+def _validate(original: str, new_code: str, display: str) -> None:
+    """Refuse output that does not parse. ``ast`` only judges what this Python can parse."""
+    try:
+        cst.parse_module(new_code)
+    except cst.ParserSyntaxError as exc:
+        raise RewriteError(f"rewrite of {display} does not parse: {exc.message}") from exc
+    try:
+        ast.parse(original)
+    except SyntaxError:
+        return
+    try:
+        ast.parse(new_code)
+    except SyntaxError as exc:
+        raise RewriteError(f"rewrite of {display} does not compile: {exc.msg}") from exc
+
+
+def _failed(task: FileTask, reason: str) -> FileResult:
+    return FileResult(task.display, Status.FAILED, error=reason)
+
+
+def _site_order(site: Site) -> tuple[int, int, str]:
+    return (site.position.line, site.position.column, site.rule)
+
+
+def _drop_claimed_detections(sites: list[Site]) -> list[Site]:
+    """A detector finding inside a site another rule handles is reported there, not twice."""
+    claimed = [s.position for s in sites if s.kind is not Kind.DETECTOR]
+    return [
+        s
+        for s in sites
+        if s.kind is not Kind.DETECTOR or not any(c.contains(s.position) for c in claimed)
+    ]
+
+
+class _EditApplier(cst.CSTTransformer):
+    def __init__(self, edits: dict[cst.CSTNode, Any]) -> None:
+        super().__init__()
+        self._edits = edits
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
+        builder = self._edits.get(original_node)
+        return updated_node if builder is None else builder(updated_node)
+
+
+def _fix_imports(module: cst.Module, context: RuleContext) -> cst.Module:
+    codemod_context = CodemodContext(full_module_name=context.module_name or None)
+    for request in context.removed_imports:
+        RemoveImportsVisitor.remove_unused_import(
+            codemod_context, request.module, request.name, request.alias
+        )
+    for request in context.imports:
+        AddImportsVisitor.add_needed_import(
+            codemod_context, request.module, request.name, request.alias
+        )
+    if context.removed_imports:
+        module = RemoveImportsVisitor(codemod_context).transform_module(module)
+    if context.imports:
+        module = AddImportsVisitor(codemod_context).transform_module(module)
+    return module

@@ -1,0 +1,17 @@
+"""The one place that builds rich consoles. Tests inject their own."""
+
+from __future__ import annotations
+
+import sys
+
+from rich.console import Console
+
+
+def make_console(*, stderr: bool = True) -> Console:
+    stream = sys.stderr if stderr else sys.stdout
+    return Console(file=stream, highlight=False, soft_wrap=True)
+
+
+def is_tty(*, stderr: bool = False) -> bool:
+    stream = sys.stderr if stderr else sys.stdout
+    return bool(getattr(stream, "isatty", lambda: False)())

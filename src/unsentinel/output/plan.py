@@ -1,0 +1,65 @@
+"""``plan`` output: every site with its inferred values, as JSON (default) or TOML.
+
+The JSON shape is a stable interface (version 1), documented in docs/plan-format.md::
+
+    {"version": 1, "sites": [{"id", "path", "line", "column", "end_line", "rule", "kind",
+      "action", "severity", "field_path", "code", "confidence": {field: "high"|"low"},
+      "reasons": [str]}]}
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..model import FileResult, Site
+from ..runner import RunResult
+
+PLAN_VERSION = 1
+
+
+def plan_document(results: tuple[FileResult, ...]) -> dict[str, Any]:
+    sites = [
+        _site_entry(result.path, site)
+        for result in sorted(results, key=lambda r: r.path)
+        for site in result.sites
+    ]
+    return {"version": PLAN_VERSION, "sites": sites}
+
+
+def _site_entry(path: str, site: Site) -> dict[str, Any]:
+    inferred = site.inferred
+    reasons = [f"{name}: {value.reason}" for name, value in inferred.items()]
+    return {
+        "id": f"{path}:{site.position.line}:{site.position.column}:{site.rule}",
+        "path": path,
+        "line": site.position.line,
+        "column": site.position.column,
+        "end_line": site.position.end_line,
+        "rule": site.rule,
+        "kind": site.kind.value,
+        "action": site.action.value,
+        "severity": site.severity.value if site.severity else None,
+        "field_path": site.field_path.value if site.field_path else None,
+        "code": site.code.value if site.code else None,
+        "confidence": {name: value.confidence.value for name, value in inferred.items()},
+        "reasons": [*site.reasons, *reasons],
+    }
+
+
+def render_plan(run: RunResult, fmt: str = "json") -> str:
+    document = plan_document(run.results)
+    if fmt == "toml":
+        import tomli_w
+
+        return tomli_w.dumps(_drop_none(document))
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def _drop_none(value: Any) -> Any:
+    """TOML has no null: absent keys mean None."""
+    if isinstance(value, dict):
+        return {k: _drop_none(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_drop_none(v) for v in value]
+    return value

@@ -1,0 +1,31 @@
+"""The rule registry: an explicit, ordered list (bump-pydantic style).
+
+Order matters only for reporting: every rule reads the same original tree and the engine
+applies all scheduled edits in one pass, so no rule sees another's output.
+"""
+
+from __future__ import annotations
+
+from ..config import Config
+from ._base import Example, Rule, RuleContext
+from .sentinel_string import SentinelConstant, SentinelString
+
+ALL_RULES: tuple[type[Rule], ...] = (
+    # Detectors first: they report what the rewriting rules leave behind.
+    SentinelString,
+    SentinelConstant,
+)
+
+
+def enabled_rules(config: Config) -> tuple[type[Rule], ...]:
+    return tuple(rule for rule in ALL_RULES if config.is_rule_enabled(rule.code))
+
+
+def rule_by_code(code: str) -> type[Rule]:
+    for rule in ALL_RULES:
+        if rule.code == code:
+            return rule
+    raise KeyError(code)
+
+
+__all__ = ["ALL_RULES", "Example", "Rule", "RuleContext", "enabled_rules", "rule_by_code"]

@@ -1,0 +1,191 @@
+"""What every rule is made of: the :class:`Rule` base, its examples, and the per-file context.
+
+A rule is a read-only LibCST visitor. It never mutates the tree: it *reports* sites and
+*schedules* edits on the context (ruff's "fix" model). The engine applies every edit of
+every rule in one transform, keyed by the original node, so positions in reports always
+refer to the file as it was on disk, and nested edits compose.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import libcst as cst
+from libcst.metadata import (
+    CodeRange,
+    ParentNodeProvider,
+    PositionProvider,
+    ScopeProvider,
+)
+
+from ..config import Config
+from ..model import Action, Inferred, Kind, Position, RepoFacts, Site, Template
+
+if TYPE_CHECKING:
+    from ..analysis import FileAnalysis
+
+Builder = Callable[[cst.CSTNode], "cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel[Any]"]
+
+
+@dataclass(frozen=True)
+class Example:
+    """A rule example that doubles as a test case (Fixit's VALID / INVALID)."""
+
+    before: str
+    after: str | None = None  # None: reported, left unchanged
+    id: str = ""
+    config: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def source(self) -> str:
+        return textwrap.dedent(self.before).lstrip("\n")
+
+    @property
+    def expected(self) -> str | None:
+        return None if self.after is None else textwrap.dedent(self.after).lstrip("\n")
+
+
+@dataclass(frozen=True)
+class ImportRequest:
+    module: str
+    name: str | None = None  # None: ``import module``
+    alias: str | None = None
+
+
+class RuleContext:
+    """Per-file state shared by all rules: the tree, its metadata, and the edit queue."""
+
+    def __init__(
+        self,
+        wrapper: cst.MetadataWrapper,
+        config: Config,
+        facts: RepoFacts,
+        path: str,
+        module_name: str = "",
+    ) -> None:
+        self.wrapper = wrapper
+        self.module = wrapper.module
+        self.config = config
+        self.facts = facts
+        self.path = path
+        self.module_name = module_name
+        self.sites: list[Site] = []
+        self.edits: dict[cst.CSTNode, Builder] = {}
+        self.imports: list[ImportRequest] = []
+        self.removed_imports: list[ImportRequest] = []
+        self.templates: list[Template] = []
+        self.warning_functions: list[str] = []
+        self._positions = wrapper.resolve(PositionProvider)
+        self._parents = wrapper.resolve(ParentNodeProvider)
+
+    @cached_property
+    def scopes(self) -> Mapping[cst.CSTNode, Any]:
+        return self.wrapper.resolve(ScopeProvider)
+
+    @cached_property
+    def analysis(self) -> FileAnalysis:
+        from ..analysis import FileAnalysis
+
+        return FileAnalysis(self)
+
+    # -- navigation ---------------------------------------------------------------
+    def position(self, node: cst.CSTNode) -> Position:
+        code_range: CodeRange = self._positions[node]
+        return Position(
+            code_range.start.line,
+            code_range.start.column + 1,
+            code_range.end.line,
+            code_range.end.column + 1,
+        )
+
+    def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        return self._parents.get(node)
+
+    def ancestors(self, node: cst.CSTNode) -> list[cst.CSTNode]:
+        chain = []
+        current = self.parent(node)
+        while current is not None:
+            chain.append(current)
+            current = self.parent(current)
+        return chain
+
+    def code_for(self, node: cst.CSTNode) -> str:
+        return self.module.code_for_node(node)
+
+    # -- reporting and editing ------------------------------------------------------
+    def report(
+        self,
+        rule: type[Rule] | Rule,
+        node: cst.CSTNode,
+        message: str,
+        *,
+        kind: Kind,
+        action: Action = Action.REPORT,
+        severity: Inferred | None = None,
+        field_path: Inferred | None = None,
+        code: Inferred | None = None,
+        reasons: tuple[str, ...] = (),
+    ) -> Site:
+        site = Site(
+            rule=rule.code,
+            kind=kind,
+            position=self.position(node),
+            message=message,
+            action=action,
+            severity=severity,
+            field_path=field_path,
+            code=code,
+            reasons=reasons,
+        )
+        self.sites.append(site)
+        return site
+
+    def replace(self, node: cst.CSTNode, builder: Builder) -> None:
+        """Schedule ``node`` to be replaced by ``builder(updated_node)``."""
+        self.edits[node] = builder
+
+    def add_import(self, module: str, name: str | None = None, alias: str | None = None) -> None:
+        request = ImportRequest(module, name, alias)
+        if request not in self.imports:
+            self.imports.append(request)
+
+    def remove_import(self, module: str, name: str | None = None, alias: str | None = None) -> None:
+        request = ImportRequest(module, name, alias)
+        if request not in self.removed_imports:
+            self.removed_imports.append(request)
+
+
+class Rule(cst.CSTVisitor):
+    """Base class: subclasses set the class attributes and visit the tree.
+
+    The docstring of a rule is documentation in fixed sections (*What it does*, *Why*,
+    *Example*, *Fix safety*); the docs reference is generated from it.
+    """
+
+    code: ClassVar[str]
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    VALID: ClassVar[tuple[Example, ...]] = ()
+    INVALID: ClassVar[tuple[Example, ...]] = ()
+
+    METADATA_DEPENDENCIES = (PositionProvider, ParentNodeProvider)
+
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__()
+        self.context = context
+        self.config = context.config
+
+    @classmethod
+    def needles(cls, config: Config) -> tuple[bytes, ...]:
+        """Byte strings of which at least one must occur in a file for this rule to matter.
+
+        The prefilter uses these to keep files away from the LibCST parser entirely.
+        """
+        raise NotImplementedError
+
+    def finish(self) -> None:
+        """Called once after the visit, for rules that decide on whole-file evidence."""

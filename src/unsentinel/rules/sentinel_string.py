@@ -1,0 +1,146 @@
+"""UNS001 / UNS002: find sentinel strings and references to the sentinel constant.
+
+What it does
+    Reports every string literal or f-string whose text starts with a sentinel prefix
+    (``"BLOCK: ..."``, ``f"BLOCK: {n}"``) as UNS001, and every occurrence of a sentinel
+    constant name (``BLOCK_WARNING_PREFIX``: its definition, imports and uses) as UNS002.
+
+Why
+    A sentinel prefix is a second protocol hidden inside a human message: producers must
+    remember to add it, consumers must substring-match it, and it leaks into JSON. Once a
+    repository is migrated, ``unsentinel check`` runs this rule in CI so the habit cannot
+    come back. Sites that a rewriting rule handles are reported under that rule instead;
+    these two codes are what is left.
+
+Example
+    ``warnings.append("BLOCK: order is empty")`` is reported as UNS001;
+    ``if w.startswith(BLOCK_WARNING_PREFIX):`` as UNS002.
+
+Use instead
+    ``Warning(severity="blocking", message="order is empty", code=warning_codes.EMPTY_ORDER)``
+    and ``w.severity == "blocking"``.
+
+Fix safety
+    Detection only: this rule never edits code.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ..config import Config
+from ..model import Action, Kind
+from ._base import Example, Rule
+
+
+def sentinel_markers(config: Config) -> tuple[str, ...]:
+    """The prefixes as they appear in text, without trailing blanks ("STOP: " -> "STOP:")."""
+    return tuple(prefix.rstrip() for prefix in config.sentinel_prefixes if prefix.strip())
+
+
+def leading_text(node: cst.BaseExpression) -> str | None:
+    """The literal text a string expression starts with, if it is a string at all."""
+    if isinstance(node, cst.SimpleString):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    if isinstance(node, cst.FormattedString):
+        first = node.parts[0] if node.parts else None
+        return first.value if isinstance(first, cst.FormattedStringText) else ""
+    if isinstance(node, cst.ConcatenatedString):
+        return leading_text(node.left)
+    return None
+
+
+def starts_with_sentinel(node: cst.BaseExpression, config: Config) -> str | None:
+    """The sentinel prefix ``node`` starts with, or None."""
+    text = leading_text(node)
+    if not text:
+        return None
+    return next((m for m in sentinel_markers(config) if text.startswith(m)), None)
+
+
+class SentinelString(Rule):
+    code = "UNS001"
+    name = "sentinel-string"
+    summary = "String literal starts with a sentinel prefix"
+
+    VALID = (
+        Example('message = "Order blocked by the warehouse"', id="word inside a sentence"),
+        Example('label = b"BLOCK: raw bytes"', id="bytes literal"),
+        Example('logger.info("the BLOCK: prefix is gone")', id="prefix not at the start"),
+    )
+    INVALID = (
+        Example('warnings.append("BLOCK: order is empty")', id="plain literal"),
+        Example('warnings.append(f"BLOCK: MO {n} is done")', id="f-string"),
+        Example(
+            'warnings.append("BLOCK: first part "\n    "second part")',
+            id="implicit concatenation",
+        ),
+        Example(
+            'issues.append("STOP: out of stock")',
+            id="configured prefix with trailing space",
+            config={"sentinel_prefixes": ("STOP: ",)},
+        ),
+    )
+
+    @classmethod
+    def needles(cls, config: Config) -> tuple[bytes, ...]:
+        return tuple(marker.encode() for marker in sentinel_markers(config))
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        self._check(node)
+
+    def visit_FormattedString(self, node: cst.FormattedString) -> bool:
+        self._check(node)
+        return True
+
+    def visit_ConcatenatedString(self, node: cst.ConcatenatedString) -> bool:
+        # Report the concatenation once, at its first part; don't descend into the parts.
+        if self._check(node):
+            return False
+        return True
+
+    def _check(self, node: cst.BaseExpression) -> bool:
+        prefix = starts_with_sentinel(node, self.config)
+        if prefix is None:
+            return False
+        self.context.report(
+            self,
+            node,
+            f"String starts with sentinel prefix {prefix!r}",
+            kind=Kind.DETECTOR,
+            action=Action.REPORT,
+        )
+        return True
+
+
+class SentinelConstant(Rule):
+    code = "UNS002"
+    name = "sentinel-constant"
+    summary = "Reference to a sentinel prefix constant"
+
+    VALID = (Example("PREFIX_LENGTH = 6"), Example("obj.BLOCK_WARNING_PREFIX_DOC = 1"))
+    INVALID = (
+        Example('BLOCK_WARNING_PREFIX = "BLOCK:"', id="definition"),
+        Example("from tools.utils import BLOCK_WARNING_PREFIX", id="import"),
+        Example(
+            "blocked = any(w.startswith(BLOCK_WARNING_PREFIX) for w in warnings)",
+            id="consumer",
+        ),
+        Example("blocked = utils.BLOCK_WARNING_PREFIX in w", id="attribute access"),
+    )
+
+    @classmethod
+    def needles(cls, config: Config) -> tuple[bytes, ...]:
+        return tuple(name.encode() for name in config.sentinel_constants)
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value not in self.config.sentinel_constants:
+            return
+        self.context.report(
+            self,
+            node,
+            f"Reference to sentinel constant {node.value}",
+            kind=Kind.DETECTOR,
+            action=Action.REPORT,
+        )

@@ -1,0 +1,181 @@
+"""A whole run: discover files, gather cross-file facts, process every file, write back.
+
+The worker pool maps :class:`~unsentinel.engine.Pipeline.process` over files; results come
+back in input order whatever order they finish in, so output is deterministic.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .config import Config
+from .engine import FileTask, Pipeline
+from .files import Discovery, discover
+from .gather import merge_facts
+from .model import FileResult, Mode, RepoFacts, Status
+from .writer import dirty_files, write_atomic
+
+SERIAL_THRESHOLD = 16  # below this many files a pool costs more than it saves
+
+Progress = Callable[[str, int], Callable[[], None]]
+"""``progress(phase, total)`` returns an ``advance()`` callback; the CLI draws a bar."""
+
+
+@dataclass(frozen=True)
+class RunResult:
+    mode: Mode
+    results: tuple[FileResult, ...]
+    discovery: Discovery
+    emitted: tuple[FileResult, ...] = ()
+    written: tuple[str, ...] = ()
+    write_errors: tuple[tuple[str, str], ...] = ()
+    refused_dirty: tuple[str, ...] = ()
+    facts: RepoFacts = field(default_factory=RepoFacts)
+
+    @property
+    def all_results(self) -> tuple[FileResult, ...]:
+        return (*self.results, *self.emitted)
+
+    @property
+    def failed(self) -> list[tuple[str, str]]:
+        failures = [(r.path, r.error or "") for r in self.results if r.status is Status.FAILED]
+        return [*self.discovery.errors, *failures, *self.write_errors]
+
+    @property
+    def sites(self) -> list[tuple[str, object]]:
+        return [(r.path, s) for r in self.results for s in r.sites]
+
+    @property
+    def changed(self) -> list[FileResult]:
+        return [r for r in self.all_results if r.changed]
+
+    @property
+    def exit_code(self) -> int:
+        """ruff's contract: 2 for errors, 1 for findings or changes, 0 when clean."""
+        if self.failed or self.refused_dirty:
+            return 2
+        if self.mode is Mode.CHECK:
+            return 1 if any(r.sites for r in self.results) else 0
+        if self.mode is Mode.APPLY:
+            return 1 if self.written else 0
+        if self.mode is Mode.PLAN:
+            return 0  # a listing, not a verdict
+        return 1 if self.changed or any(r.sites for r in self.results) else 0
+
+
+def run(
+    paths: Sequence[Path],
+    config: Config,
+    mode: Mode,
+    *,
+    files_from: Iterable[str] = (),
+    jobs: int | None = None,
+    allow_dirty: bool = False,
+    progress: Progress | None = None,
+) -> RunResult:
+    """Run unsentinel over ``paths``; the library entry point behind every command."""
+    discovery = discover(paths, config, files_from)
+    tasks = list(discovery.tasks)
+    facts = RepoFacts()
+    if mode.rewrites:
+        facts = gather(tasks, config, jobs=jobs, progress=progress)
+    pipeline = Pipeline(config, facts, mode)
+    pipeline_results = tuple(_map(tasks, pipeline, jobs, progress, "Processing"))
+    emitted: tuple[FileResult, ...] = ()
+    if mode.rewrites:
+        from .emit import emit_modules
+
+        emitted = tuple(emit_modules(pipeline_results, facts, config))
+    result = RunResult(mode, pipeline_results, discovery, emitted, facts=facts)
+    if mode is Mode.APPLY:
+        result = write_changes(result, config, allow_dirty=allow_dirty)
+    return result
+
+
+def gather(
+    tasks: Sequence[FileTask],
+    config: Config,
+    *,
+    jobs: int | None = None,
+    progress: Progress | None = None,
+) -> RepoFacts:
+    """The read-only pass whose facts every file's rewrite may use."""
+    pipeline = Pipeline(config, RepoFacts(), Mode.CHECK, gather=True)
+    results = list(_map(tasks, pipeline, jobs, progress, "Gathering"))
+    from .emit import existing_codes
+
+    return merge_facts(results, existing_codes(config))
+
+
+def write_changes(result: RunResult, config: Config, *, allow_dirty: bool) -> RunResult:
+    """Write every changed file atomically, unless one of them has uncommitted changes."""
+    changed = result.changed
+    targets = [Path(r.path) for r in changed]
+    if not allow_dirty:
+        dirty = dirty_files(config.root, [t for t in targets if t.exists()])
+        if dirty:
+            refused = tuple(sorted(os.path.relpath(p) for p in dirty))
+            return _replace(result, refused_dirty=refused)
+    written: list[str] = []
+    errors: list[tuple[str, str]] = []
+    for file_result, target in zip(changed, targets):
+        assert file_result.new_source is not None
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(target, file_result.new_source)
+            written.append(file_result.path)
+        except OSError as exc:
+            errors.append((file_result.path, f"cannot write: {exc.strerror or exc}; file unchanged"))
+    return _replace(result, written=tuple(written), write_errors=tuple(errors))
+
+
+def _replace(result: RunResult, **changes: object) -> RunResult:
+    from dataclasses import replace
+
+    return replace(result, **changes)  # type: ignore[arg-type]
+
+
+# -- the pool -----------------------------------------------------------------------------
+
+_worker_pipeline: Pipeline | None = None
+
+
+def _init_worker(pipeline: Pipeline) -> None:
+    global _worker_pipeline
+    _worker_pipeline = pipeline
+
+
+def _work(task: FileTask) -> FileResult:
+    assert _worker_pipeline is not None
+    return _worker_pipeline.process(task)
+
+
+def effective_jobs(jobs: int | None) -> int:
+    return jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
+
+
+def _map(
+    tasks: Sequence[FileTask],
+    pipeline: Pipeline,
+    jobs: int | None,
+    progress: Progress | None,
+    phase: str,
+) -> Iterator[FileResult]:
+    advance = progress(phase, len(tasks)) if progress else (lambda: None)
+    workers = min(effective_jobs(jobs), len(tasks))
+    if workers <= 1 or len(tasks) < SERIAL_THRESHOLD:
+        for task in tasks:
+            yield pipeline.process(task)
+            advance()
+        return
+    chunksize = max(1, len(tasks) // (workers * 8))
+    with ProcessPoolExecutor(
+        max_workers=workers, initializer=_init_worker, initargs=(pipeline,)
+    ) as pool:
+        for result in pool.map(_work, tasks, chunksize=chunksize):
+            yield result
+            advance()

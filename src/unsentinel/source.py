@@ -1,0 +1,40 @@
+"""Reading source bytes the way Python does: BOM, PEP 263 coding cookie, NUL checks.
+
+The decoded text is only for diffs and messages; LibCST parses the raw bytes and
+re-encodes with the same encoding, so untouched bytes stay untouched.
+"""
+
+from __future__ import annotations
+
+import io
+import tokenize
+
+GENERATED_MARKER = b"@" + b"generated"  # split so this file is not itself "generated"
+GENERATED_SCAN_BYTES = 4096
+
+
+class SourceError(Exception):
+    """A file that cannot be treated as Python source; the message says why."""
+
+
+def decode_source(data: bytes) -> tuple[str, str]:
+    """Return ``(text, encoding)``; raise :class:`SourceError` with a readable reason."""
+    if b"\x00" in data:
+        raise SourceError("contains NUL bytes (binary file?)")
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:
+        raise SourceError(f"bad coding declaration: {exc.msg}") from exc
+    try:
+        return data.decode(encoding), encoding
+    except UnicodeDecodeError as exc:
+        raise SourceError(
+            f"cannot decode as {encoding}: invalid byte at offset {exc.start}"
+        ) from exc
+    except LookupError as exc:
+        raise SourceError(f"unknown encoding {encoding!r}") from exc
+
+
+def is_generated(data: bytes) -> bool:
+    """True when the file says it is generated (LibCST's and Phabricator's convention)."""
+    return GENERATED_MARKER in data[:GENERATED_SCAN_BYTES]
