@@ -65,6 +65,7 @@ class Config:
     codes_module: str = "warning_codes.py"
     models_module: str = "warning_model.py"
     error_codes_module: str = "error_codes.py"
+    error_model_module: str = "error_model.py"
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     exclude: tuple[str, ...] = DEFAULT_EXCLUDES
@@ -96,7 +97,7 @@ _LIST_KEYS = {
     "exclude",
     "extend-exclude",
 }
-_STR_KEYS = {"codes-module", "models-module", "error-codes-module"}
+_STR_KEYS = {"codes-module", "models-module", "error-codes-module", "error-model-module"}
 _INT_KEYS = {"max-file-size"}
 _BOOL_KEYS = {"include-generated"}
 _TABLE_KEYS = {"markers"}
@@ -136,14 +137,30 @@ def load_config(
     source = config_file or find_pyproject(first)
     settings: dict[str, Any] = {}
     if source is not None:
-        table = _read_toml(source).get("tool", {}).get("unsentinel", {})
-        if config_file is not None and not table:
-            # A dedicated file may hold the keys at top level.
-            table = _read_toml(source)
-        settings = _validate(table, source)
-    root = source.parent.resolve() if source is not None else find_project_root(first)
+        settings = _validate(*_settings_table(source), source)
+    if source is None or config_file is not None:
+        # A --config file may live anywhere; the project is where the files are.
+        root = find_project_root(first)
+    else:
+        root = source.parent.resolve()
     config = Config(root=root, source=source, **settings)
     return replace(config, **{k: v for k, v in overrides.items() if v is not None})
+
+
+def _settings_table(source: Path) -> tuple[dict[str, Any], str]:
+    """The settings in ``source`` and the dotted prefix their keys have in it.
+
+    A ``pyproject.toml`` keeps them in ``[tool.unsentinel]``; a dedicated file (given with
+    ``--config``) may hold them at top level instead.
+    """
+    document = _read_toml(source)
+    tool = document.get("tool", {})
+    if source.name == "pyproject.toml" or (isinstance(tool, dict) and "unsentinel" in tool):
+        table = tool.get("unsentinel", {}) if isinstance(tool, dict) else {}
+        if not isinstance(table, dict):
+            raise ConfigError(f"{source}: 'tool.unsentinel' must be a table")
+        return table, "tool.unsentinel."
+    return document, ""
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -156,20 +173,20 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from exc
 
 
-def _validate(table: Mapping[str, Any], source: Path) -> dict[str, Any]:
+def _validate(table: Mapping[str, Any], prefix: str, source: Path) -> dict[str, Any]:
     settings: dict[str, Any] = {}
     for key, value in table.items():
         if key not in KNOWN_KEYS:
             known = ", ".join(sorted(KNOWN_KEYS))
-            raise ConfigError(f"{source}: unknown key 'tool.unsentinel.{key}' (known keys: {known})")
-        settings[key.replace("-", "_")] = _checked(key, value, source)
+            raise ConfigError(f"{source}: unknown key '{prefix}{key}' (known keys: {known})")
+        settings[key.replace("-", "_")] = _checked(key, value, prefix, source)
     return settings
 
 
-def _checked(key: str, value: Any, source: Path) -> Any:
+def _checked(key: str, value: Any, prefix: str, source: Path) -> Any:
     def wrong(expected: str) -> ConfigError:
         return ConfigError(
-            f"{source}: 'tool.unsentinel.{key}' must be {expected}, got {type(value).__name__}"
+            f"{source}: '{prefix}{key}' must be {expected}, got {type(value).__name__}"
         )
 
     if key in _LIST_KEYS:
@@ -190,10 +207,10 @@ def _checked(key: str, value: Any, source: Path) -> Any:
         return value
     if not isinstance(value, dict):
         raise wrong("a table of prefix = severity")
-    for prefix, severity in value.items():
+    for marker, severity in value.items():
         if severity not in SEVERITIES:
             raise ConfigError(
-                f"{source}: 'tool.unsentinel.markers.\"{prefix}\"' must be one of "
+                f"{source}: '{prefix}markers.\"{marker}\"' must be one of "
                 f"{', '.join(SEVERITIES)}, got {severity!r}"
             )
     return dict(value)
@@ -201,4 +218,6 @@ def _checked(key: str, value: Any, source: Path) -> Any:
 
 def config_keys() -> list[str]:
     """The TOML keys, for docs and ``--help``."""
-    return sorted(f.name.replace("_", "-") for f in fields(Config) if f.name not in {"root", "source"})
+    return sorted(
+        f.name.replace("_", "-") for f in fields(Config) if f.name not in {"root", "source"}
+    )

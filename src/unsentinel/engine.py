@@ -8,6 +8,7 @@ a :class:`~unsentinel.model.FileResult` with ``status=FAILED`` and a reason.
 from __future__ import annotations
 
 import ast
+import codecs
 import os
 import stat
 from collections.abc import Sequence
@@ -100,7 +101,9 @@ def rewrite_source(
 class Pipeline:
     """The per-file pipeline for one run: built once per worker process, reused per file."""
 
-    def __init__(self, config: Config, facts: RepoFacts, mode: Mode, *, gather: bool = False) -> None:
+    def __init__(
+        self, config: Config, facts: RepoFacts, mode: Mode, *, gather: bool = False
+    ) -> None:
         self.config = config
         self.facts = facts
         self.mode = mode
@@ -159,23 +162,28 @@ class Pipeline:
             model_fields=models,
             templates=tuple(context.templates),
             warning_functions=tuple(context.warning_functions),
+            marker_constants=tuple(context.marker_constants.items()),
         )
         sites = tuple(sorted(context.sites, key=_site_order))
         unchanged = FileResult(task.display, Status.PARSED, sites=sites, facts=facts)
-        if not self.mode.rewrites or not (context.edits or context.imports):
+        if not self.mode.rewrites or not (
+            context.edits or context.imports or context.removed_imports
+        ):
             return unchanged
         new_module = apply_edits(context)
         new_bytes = new_module.bytes
         if new_bytes == data:
             return unchanged
         _validate(text, new_module.code, task.display)
+        # The texts feed the diff, which must match the bytes git sees: keep a BOM as U+FEFF.
+        bom = "\ufeff" if data.startswith(codecs.BOM_UTF8) else ""
         return FileResult(
             task.display,
             Status.PARSED,
             sites=sites,
-            original=text,
+            original=bom + text,
             new_source=new_bytes,
-            new_text=new_module.code,
+            new_text=bom + new_module.code,
             facts=facts,
         )
 

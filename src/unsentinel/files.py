@@ -20,6 +20,8 @@ from .engine import FileTask
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 
+_Specs = list[tuple[Path, pathspec.GitIgnoreSpec]]  # (directory, its ignore rules)
+
 
 @dataclass(frozen=True)
 class Discovery:
@@ -31,7 +33,7 @@ class Discovery:
 @dataclass
 class _Walk:
     root: Path
-    excludes: pathspec.PathSpec
+    excludes: pathspec.GitIgnoreSpec
     tasks: dict[Path, FileTask] = field(default_factory=dict)
     errors: list[tuple[str, str]] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
@@ -39,7 +41,7 @@ class _Walk:
 
 def discover(paths: Iterable[Path], config: Config, files_from: Iterable[str] = ()) -> Discovery:
     root = config.root.resolve()
-    walk = _Walk(root, pathspec.PathSpec.from_lines("gitwildmatch", _exclude_patterns(config)))
+    walk = _Walk(root, pathspec.GitIgnoreSpec.from_lines(_exclude_patterns(config)))
     for raw in [*paths, *(Path(line) for line in files_from if line.strip())]:
         _take_argument(walk, Path(raw))
     tasks = sorted(walk.tasks.values(), key=lambda t: t.display)
@@ -77,7 +79,7 @@ def _walk_directory(walk: _Walk, directory: Path) -> Iterator[Path]:
     yield from _walk(walk, directory, specs)
 
 
-def _walk(walk: _Walk, directory: Path, specs: list[tuple[Path, pathspec.PathSpec]]) -> Iterator[Path]:
+def _walk(walk: _Walk, directory: Path, specs: _Specs) -> Iterator[Path]:
     local = _gitignore(directory)
     if local is not None:
         specs = [*specs, (directory, local)]
@@ -100,7 +102,7 @@ def _walk(walk: _Walk, directory: Path, specs: list[tuple[Path, pathspec.PathSpe
 
 
 def _symlink(walk: _Walk, path: Path) -> Iterator[Path]:
-    target = path.resolve()
+    target = Path(os.path.realpath(path))  # unlike Path.resolve, never raises on a loop
     if not target.exists():
         walk.errors.append((display_path(path), "broken symbolic link"))
     elif not target.is_relative_to(walk.root):
@@ -110,9 +112,7 @@ def _symlink(walk: _Walk, path: Path) -> Iterator[Path]:
     # Symlinked directories inside the root are reached through their real path.
 
 
-def _excluded(
-    walk: _Walk, path: Path, is_dir: bool, specs: list[tuple[Path, pathspec.PathSpec]]
-) -> bool:
+def _excluded(walk: _Walk, path: Path, is_dir: bool, specs: _Specs) -> bool:
     suffix = "/" if is_dir else ""
     if walk.excludes.match_file(path.name + suffix):
         return True
@@ -122,14 +122,14 @@ def _excluded(
     return any(_matches(spec, base, path, is_dir=is_dir) for base, spec in specs)
 
 
-def _matches(spec: pathspec.PathSpec, base: Path, path: Path, *, is_dir: bool) -> bool:
+def _matches(spec: pathspec.GitIgnoreSpec, base: Path, path: Path, *, is_dir: bool) -> bool:
     inner = _relative(path, base)
     return inner is not None and inner != "." and spec.match_file(inner + ("/" if is_dir else ""))
 
 
-def _ignore_specs_above(root: Path, directory: Path) -> list[tuple[Path, pathspec.PathSpec]]:
+def _ignore_specs_above(root: Path, directory: Path) -> _Specs:
     """``.git/info/exclude`` and the ``.gitignore`` files between the root and ``directory``."""
-    specs: list[tuple[Path, pathspec.PathSpec]] = []
+    specs: _Specs = []
     exclude = root / ".git" / "info" / "exclude"
     if exclude.is_file():
         specs.append((root, _spec_from(exclude)))
@@ -142,12 +142,12 @@ def _ignore_specs_above(root: Path, directory: Path) -> list[tuple[Path, pathspe
     return specs
 
 
-def _gitignore(directory: Path) -> pathspec.PathSpec | None:
+def _gitignore(directory: Path) -> pathspec.GitIgnoreSpec | None:
     candidate = directory / ".gitignore"
     return _spec_from(candidate) if candidate.is_file() else None
 
 
-def _spec_from(path: Path) -> pathspec.PathSpec:
+def _spec_from(path: Path) -> pathspec.GitIgnoreSpec:
     try:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:

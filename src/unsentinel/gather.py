@@ -62,7 +62,9 @@ def merge_facts(
     fields: dict[str, tuple[str, ...]] = {}
     templates = []
     functions: set[str] = set()
+    constants: dict[str, str] = {}
     for facts in (r.facts for r in results if r.facts is not None):
+        constants.update(facts.marker_constants)
         for name, names in facts.model_fields:
             fields[name] = tuple(dict.fromkeys([*fields.get(name, ()), *names]))
         templates.extend(facts.templates)
@@ -73,4 +75,5 @@ def merge_facts(
         codes=codes,
         code_values=values,
         warning_functions=frozenset(functions),
+        marker_constants=constants,
     )

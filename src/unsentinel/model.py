@@ -90,6 +90,7 @@ class Site:
     field_path: Inferred | None = None
     code: Inferred | None = None
     reasons: tuple[str, ...] = ()
+    scope: str = ""  # dotted name of the enclosing function or class, if any
 
     @property
     def inferred(self) -> dict[str, Inferred]:
@@ -144,7 +145,7 @@ class FileFacts:
     model_fields: tuple[tuple[str, tuple[str, ...]], ...] = ()
     templates: tuple[Template, ...] = ()
     warning_functions: tuple[str, ...] = ()
-    existing_codes: tuple[tuple[str, str], ...] = ()
+    marker_constants: tuple[tuple[str, str], ...] = ()  # NAME = "BLOCK:"-like constants
 
 
 @dataclass(frozen=True)
@@ -155,6 +156,7 @@ class RepoFacts:
     codes: dict[str, str] = field(default_factory=dict)  # template text -> code constant name
     code_values: dict[str, str] = field(default_factory=dict)  # constant name -> value
     warning_functions: frozenset[str] = frozenset()
+    marker_constants: dict[str, str] = field(default_factory=dict)  # name -> text
 
     @property
     def all_model_fields(self) -> frozenset[str]:

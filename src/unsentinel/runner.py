@@ -122,14 +122,19 @@ def write_changes(result: RunResult, config: Config, *, allow_dirty: bool) -> Ru
             return _replace(result, refused_dirty=refused)
     written: list[str] = []
     errors: list[tuple[str, str]] = []
-    for file_result, target in zip(changed, targets):
+    for file_result, target in zip(changed, targets, strict=True):
         assert file_result.new_source is not None
+        if file_result.original is not None and not target.exists():
+            errors.append((file_result.path, "vanished before it could be written; not recreated"))
+            continue
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(target, file_result.new_source)
             written.append(file_result.path)
         except OSError as exc:
-            errors.append((file_result.path, f"cannot write: {exc.strerror or exc}; file unchanged"))
+            errors.append(
+                (file_result.path, f"cannot write: {exc.strerror or exc}; file unchanged")
+            )
     return _replace(result, written=tuple(written), write_errors=tuple(errors))
 
 

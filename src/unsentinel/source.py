@@ -24,12 +24,17 @@ def decode_source(data: bytes) -> tuple[str, str]:
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:
-        raise SourceError(f"bad coding declaration: {exc.msg}") from exc
+        if not exc.msg.startswith("invalid or missing encoding declaration"):
+            raise SourceError(f"bad coding declaration: {exc.msg}") from exc
+        # No cookie and the first lines are not UTF-8: say where decoding fails.
+        encoding = "utf-8"
     try:
         return data.decode(encoding), encoding
     except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        byte = data[exc.start]
         raise SourceError(
-            f"cannot decode as {encoding}: invalid byte at offset {exc.start}"
+            f"cannot decode as {encoding}: invalid byte 0x{byte:02x} on line {line}"
         ) from exc
     except LookupError as exc:
         raise SourceError(f"unknown encoding {encoding!r}") from exc

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import tempfile
@@ -13,25 +14,31 @@ def write_atomic(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` so a reader sees the old or the new file, never a mix.
 
     The temp file lives in the same directory (``os.replace`` is atomic only within one
-    file system) and takes the original's permission bits before it is moved into place.
+    file system) and takes the original's permission bits (a new file: the umask's) before
+    it is moved into place. A symbolic link is written through: its target changes, the
+    link stays a link.
     """
-    directory = path.parent
-    mode = path.stat().st_mode & 0o7777 if path.exists() else None
-    fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".unsentinel", dir=directory)
+    path = Path(os.path.realpath(path))
+    mode = path.stat().st_mode & 0o7777 if path.exists() else _new_file_mode()
+    fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".unsentinel", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(temp_name, mode)
+        os.chmod(temp_name, mode)
         os.replace(temp_name, path)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(temp_name)
-        except FileNotFoundError:
-            pass
         raise
+
+
+def _new_file_mode() -> int:
+    """What ``open()`` would give a new file: 0o666 minus the umask (mkstemp gives 0o600)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def dirty_files(root: Path, paths: Iterable[Path]) -> list[Path]:

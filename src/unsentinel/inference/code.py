@@ -41,15 +41,29 @@ def template_of(parts: Iterable[str | None]) -> str:
 
 
 def slug_words(template: str) -> list[str]:
-    """The meaningful words of a template's first clause, in order."""
+    """The meaningful words of a template's first substantial clause, in order.
+
+    A clause that is only a label ("Row {}:", "rows[{}]:") is skipped; if no clause has two
+    meaningful words, the whole message is used.
+    """
     text = _PLACEHOLDER.sub(" ", template)
-    first = _SENTENCE_END.split(text, maxsplit=1)[0] or text
-    words = [w.lower() for w in _WORD.findall(first)]
-    meaningful = [w for w in words if w not in STOP_WORDS and w not in ENTITY_NOUNS]
-    if not meaningful:  # fall back to the whole message
-        words = [w.lower() for w in _WORD.findall(text)]
-        meaningful = [w for w in words if w not in STOP_WORDS and w not in ENTITY_NOUNS]
-    return meaningful or ["warning"]
+    for clause in _SENTENCE_END.split(text):
+        words = _meaningful(clause)
+        if len(words) >= 2:
+            return words
+    return _meaningful(text) or ["warning"]
+
+
+def extended_words(template: str) -> list[str]:
+    """The slug words followed by every other meaningful word: material to disambiguate."""
+    words = slug_words(template)
+    rest = [w for w in _meaningful(_PLACEHOLDER.sub(" ", template)) if w not in words]
+    return words + rest
+
+
+def _meaningful(text: str) -> list[str]:
+    words = [w.lower() for w in _WORD.findall(text)]
+    return [w for w in words if w not in STOP_WORDS and w not in ENTITY_NOUNS]
 
 
 def slug_for(template: str, words: int = MAX_WORDS) -> str:
@@ -84,7 +98,7 @@ def assign_codes(
 
 
 def _unique_slug(text: str, used: Mapping[str, str]) -> str:
-    words = slug_words(text)
+    words = extended_words(text)
     for count in range(min(MAX_WORDS, len(words)), len(words) + 1):
         slug = "_".join(words[:count])
         if slug not in used:

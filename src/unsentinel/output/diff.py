@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 
 import click
@@ -10,6 +11,7 @@ import click
 from ..model import FileResult
 
 NO_NEWLINE = "\\ No newline at end of file\n"
+_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 
 
 def unified_diff(result: FileResult) -> str:
@@ -23,12 +25,17 @@ def unified_diff(result: FileResult) -> str:
 
 
 def _lines(text: str) -> list[str]:
-    return text.splitlines(keepends=True)
+    """Lines as git counts them: ended by ``\\n`` only.
+
+    ``str.splitlines`` would also split at ``\\f``, ``\\x1c``, ``\\u2028`` ..., which are
+    ordinary characters inside a line for git (and for Python's tokenizer).
+    """
+    return _LINE.findall(text)
 
 
 def _terminate(line: str) -> str:
     """difflib leaves a last line without newline unterminated; git expects a marker."""
-    if line.endswith(("\n", "\r")):
+    if line.endswith("\n"):
         return line
     return line + "\n" + NO_NEWLINE
 
@@ -39,7 +46,7 @@ def render_diffs(results: Iterable[FileResult], *, color: bool) -> str:
 
 
 def colorize(diff: str) -> str:
-    return "".join(_color_line(line) for line in diff.splitlines(keepends=True))
+    return "".join(_color_line(line) for line in _lines(diff))
 
 
 def _color_line(line: str) -> str:

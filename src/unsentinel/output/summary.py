@@ -25,9 +25,11 @@ def print_errors(console: Console, run: RunResult) -> None:
 
 
 def statistics(run: RunResult) -> dict[str, int]:
+    """Files seen = prefiltered out + parsed + skipped + failed (write failures aside)."""
     counts = Counter(r.status for r in run.results)
+    discovery = run.discovery
     return {
-        "files seen": len(run.results) + len(run.discovery.errors),
+        "files seen": len(run.results) + len(discovery.errors) + len(discovery.skipped),
         "prefiltered out": counts[Status.PREFILTERED],
         "parsed": counts[Status.PARSED],
         "skipped": counts[Status.SKIPPED] + len(run.discovery.skipped),

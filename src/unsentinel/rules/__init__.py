@@ -9,11 +9,15 @@ from __future__ import annotations
 from ..config import Config
 from ._base import Example, Rule, RuleContext
 from .sentinel_string import SentinelConstant, SentinelString
+from .warning_producer import PlainWarningProducer, SentinelWarningProducer
 
 ALL_RULES: tuple[type[Rule], ...] = (
     # Detectors first: they report what the rewriting rules leave behind.
     SentinelString,
     SentinelConstant,
+    # Producers: strings flowing into warnings lists become Warning(...).
+    SentinelWarningProducer,
+    PlainWarningProducer,
 )
 
 

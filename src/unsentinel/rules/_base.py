@@ -79,6 +79,7 @@ class RuleContext:
         self.removed_imports: list[ImportRequest] = []
         self.templates: list[Template] = []
         self.warning_functions: list[str] = []
+        self.marker_constants: dict[str, str] = {}
         self._positions = wrapper.resolve(PositionProvider)
         self._parents = wrapper.resolve(ParentNodeProvider)
 
@@ -113,6 +114,14 @@ class RuleContext:
             current = self.parent(current)
         return chain
 
+    def scope_of(self, node: cst.CSTNode) -> str:
+        names = [
+            a.name.value
+            for a in reversed(self.ancestors(node))
+            if isinstance(a, (cst.FunctionDef, cst.ClassDef))
+        ]
+        return ".".join(names)
+
     def code_for(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)
 
@@ -131,6 +140,7 @@ class RuleContext:
         reasons: tuple[str, ...] = (),
     ) -> Site:
         site = Site(
+            scope=self.scope_of(node),
             rule=rule.code,
             kind=kind,
             position=self.position(node),

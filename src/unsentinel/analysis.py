@@ -1,0 +1,354 @@
+"""Per-file facts the warning rules share: what is a warnings list, what is an input,
+which local a name stands for, which condition guards a statement.
+
+Computed lazily once per file (``RuleContext.analysis``) and read by every rule.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+import libcst as cst
+import libcst.matchers as m
+
+if TYPE_CHECKING:
+    from .rules._base import RuleContext
+
+# Parameters that are plumbing, not user input.
+NON_INPUT_PARAMS = frozenset(
+    "self cls client ctx context session db conn connection store logger log api "
+    "repo repository settings config request_context".split()
+)
+NON_INPUT_TYPE_SUFFIXES = ("Client", "Store", "Session", "Logger", "Connection", "Context")
+# Parameters whose attributes, not themselves, are the input fields.
+CONTAINER_PARAM_NAMES = frozenset(
+    "request req params payload body args input data command cmd query form".split()
+)
+CONTAINER_TYPE_SUFFIXES = ("Request", "Params", "Input", "Payload", "Command", "Args", "Query")
+
+
+@dataclass(frozen=True)
+class Loop:
+    """A ``for`` loop (or comprehension) whose iterable is an input list."""
+
+    node: cst.CSTNode
+    target: str  # the loop variable
+    container: str  # field path of the iterable, e.g. "rows"
+    index: str | None = None  # enumerate's index variable
+    start: int = 0  # enumerate's start
+
+
+@dataclass(frozen=True)
+class _Path:
+    path: str
+    final: bool = False  # nothing more specific can be said (an item of an unindexed list)
+    lost: bool = False  # a loop index would have made it precise
+
+
+@dataclass
+class FunctionFacts:
+    node: cst.FunctionDef
+    params: dict[str, cst.Param] = field(default_factory=dict)
+    containers: set[str] = field(default_factory=set)
+    inputs: set[str] = field(default_factory=set)  # plain-input parameter names
+    loops: list[Loop] = field(default_factory=list)
+    assignments: dict[str, list[cst.BaseExpression]] = field(default_factory=dict)
+
+
+def last_name(expr: cst.BaseExpression) -> str | None:
+    """``warnings`` for ``warnings``, ``resp.warnings`` and ``self.result.warnings``."""
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if isinstance(expr, cst.Attribute):
+        return expr.attr.value
+    return None
+
+
+def dotted(expr: cst.BaseExpression) -> str | None:
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if isinstance(expr, cst.Attribute):
+        base = dotted(expr.value)
+        return None if base is None else f"{base}.{expr.attr.value}"
+    return None
+
+
+def annotation_name(annotation: cst.Annotation | None) -> str:
+    if annotation is None:
+        return ""
+    node = annotation.annotation
+    if isinstance(node, cst.Subscript):
+        node = node.value
+    return last_name(node) or ""
+
+
+class FileAnalysis:
+    def __init__(self, context: RuleContext) -> None:
+        self.context = context
+        self.config = context.config
+        self._functions: dict[cst.FunctionDef, FunctionFacts] = {}
+
+    # -- warnings lists ---------------------------------------------------------------
+    def is_warning_list_name(self, name: str | None) -> bool:
+        if not name:
+            return False
+        names = self.config.warning_list_names
+        return name in names or any(name.endswith(f"_{n}") for n in names)
+
+    def is_warning_list(self, expr: cst.BaseExpression) -> bool:
+        return self.is_warning_list_name(last_name(expr))
+
+    # -- functions and inputs ---------------------------------------------------------
+    def enclosing_function(self, node: cst.CSTNode) -> cst.FunctionDef | None:
+        for ancestor in self.context.ancestors(node):
+            if isinstance(ancestor, cst.FunctionDef):
+                return ancestor
+        return None
+
+    def function(self, node: cst.FunctionDef) -> FunctionFacts:
+        if node not in self._functions:
+            self._functions[node] = self._function_facts(node)
+        return self._functions[node]
+
+    def _function_facts(self, node: cst.FunctionDef) -> FunctionFacts:
+        facts = FunctionFacts(node)
+        params = node.params
+        for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+            facts.params[param.name.value] = param
+            kind = self._param_kind(param)
+            if kind == "container":
+                facts.containers.add(param.name.value)
+            elif kind == "input":
+                facts.inputs.add(param.name.value)
+        collector = _BodyCollector(self, facts)
+        node.body.visit(collector)
+        return facts
+
+    def _param_kind(self, param: cst.Param) -> str:
+        name = param.name.value
+        type_name = annotation_name(param.annotation)
+        if name in NON_INPUT_PARAMS or type_name.endswith(NON_INPUT_TYPE_SUFFIXES):
+            return "plumbing"
+        model_fields = self.context.facts.model_fields
+        if name in CONTAINER_PARAM_NAMES or type_name.endswith(CONTAINER_TYPE_SUFFIXES):
+            return "container"
+        if type_name in model_fields:  # a model's fields are the inputs, not the model
+            return "container"
+        return "input"
+
+    def input_path(
+        self, expr: cst.BaseExpression, facts: FunctionFacts, site: cst.CSTNode
+    ) -> tuple[str | None, bool]:
+        """The field path ``expr`` denotes, and whether it lost a loop index it needed."""
+        resolved = self._resolve(expr, facts, site)
+        return (resolved.path, resolved.lost) if resolved else (None, False)
+
+    def _resolve(
+        self, expr: cst.BaseExpression, facts: FunctionFacts, site: cst.CSTNode
+    ) -> _Path | None:
+        if isinstance(expr, cst.Name):
+            if expr.value in facts.inputs:
+                return _Path(expr.value)
+            loop = self._loop_for(expr.value, facts, site)
+            return None if loop is None else self._indexed(loop, site)
+        if isinstance(expr, cst.Attribute):
+            base = expr.value
+            if isinstance(base, cst.Name) and base.value in facts.containers:
+                return _Path(expr.attr.value)
+            inner = self._resolve(base, facts, site)
+            if inner is None or inner.final:
+                return inner  # ``row.sku`` where row has no index: the list is all we can name
+            return _Path(f"{inner.path}.{expr.attr.value}")
+        return None
+
+    def _loop_for(self, name: str, facts: FunctionFacts, site: cst.CSTNode) -> Loop | None:
+        candidates = [loop for loop in facts.loops if loop.target == name]
+        inside = [loop for loop in candidates if self.is_inside(site, loop.node)]
+        if inside:
+            return inside[-1]
+        return candidates[-1] if candidates else None
+
+    def _indexed(self, loop: Loop, site: cst.CSTNode) -> _Path:
+        in_for_body = isinstance(loop.node, cst.For) and self.is_inside(site, loop.node)
+        if not in_for_body:
+            return _Path(loop.container, final=True)
+        if loop.index is None:
+            return _Path(loop.container, final=True, lost=True)
+        index = loop.index if loop.start == 0 else f"{loop.index} - {loop.start}"
+        return _Path(f"{loop.container}[{{{index}}}]")
+
+    def is_inside(self, node: cst.CSTNode, container: cst.CSTNode) -> bool:
+        return node is container or container in self.context.ancestors(node)
+
+    def input_references(
+        self, expr: cst.CSTNode, facts: FunctionFacts, site: cst.CSTNode
+    ) -> tuple[list[str], bool]:
+        """Every input path referenced inside ``expr`` (outermost chains only), in order."""
+        paths: list[str] = []
+        lost_any = False
+        for chain in _outer_chains(expr):
+            path, lost = self.input_path(chain, facts, site)
+            if path is not None:
+                paths.append(path)
+                lost_any = lost_any or lost
+        return paths, lost_any
+
+    def known_leaves(self, facts: FunctionFacts, site: cst.CSTNode) -> dict[str, str]:
+        """Names a message may mention literally, mapped to the field path they denote."""
+        leaves: dict[str, str] = {name: name for name in facts.inputs}
+        for container in facts.containers:
+            type_name = annotation_name(facts.params[container].annotation)
+            for field_name in self.context.facts.model_fields.get(type_name, ()):
+                leaves.setdefault(field_name, field_name)
+        for chain in _outer_chains(facts.node.body):
+            path, _ = self.input_path(chain, facts, site)
+            leaf = last_name(chain)
+            if path is not None and leaf is not None:
+                leaves[leaf] = path
+        return leaves
+
+    def guarding_condition(self, node: cst.CSTNode) -> cst.BaseExpression | None:
+        """The test of the nearest ``if`` (in the same function) that ``node`` depends on."""
+        previous: cst.CSTNode = node
+        for ancestor in self.context.ancestors(node):
+            if isinstance(ancestor, (cst.FunctionDef, cst.ClassDef, cst.Module)):
+                return None
+            if isinstance(ancestor, (cst.If, cst.While)) and previous is not ancestor.test:
+                return ancestor.test
+            if isinstance(ancestor, cst.IfExp) and previous is not ancestor.test:
+                return ancestor.test
+            previous = ancestor
+        return None
+
+    def single_assignment(self, name: str, facts: FunctionFacts) -> cst.BaseExpression | None:
+        values = facts.assignments.get(name, [])
+        return values[0] if len(values) == 1 else None
+
+    @cached_property
+    def lines(self) -> list[str]:
+        return self.context.module.code.splitlines()
+
+    @cached_property
+    def uses_builtin_warning(self) -> bool:
+        """Does the module name the builtin ``Warning`` (``except Warning``, ``warn(.., Warning)``)?"""
+        return bool(re.search(r"\bWarning\b", self.context.module.code)) and not any(
+            alias == "Warning" for alias in self._imported_names()
+        )
+
+    def _imported_names(self) -> Iterator[str]:
+        for statement in self.context.module.body:
+            if isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+                        for alias in small.names:
+                            yield alias.evaluated_alias or alias.evaluated_name
+
+    @cached_property
+    def module_string_constants(self) -> dict[str, str]:
+        """Module-level ``NAME = "text"`` constants of this file."""
+        constants: dict[str, str] = {}
+        for statement in self.context.module.body:
+            if not isinstance(statement, cst.SimpleStatementLine):
+                continue
+            for small in statement.body:
+                if (
+                    isinstance(small, cst.Assign)
+                    and len(small.targets) == 1
+                    and isinstance(small.targets[0].target, cst.Name)
+                    and isinstance(small.value, cst.SimpleString)
+                ):
+                    value = small.value.evaluated_value
+                    if isinstance(value, str):
+                        constants[small.targets[0].target.value] = value
+        return constants
+
+
+def _outer_chains(node: cst.CSTNode) -> Iterator[cst.BaseExpression]:
+    """Maximal ``a.b.c`` chains and bare names inside ``node``, in source order."""
+    found: list[cst.BaseExpression] = []
+
+    class _Chains(cst.CSTVisitor):
+        def visit_Attribute(self, attribute: cst.Attribute) -> bool:
+            if dotted(attribute) is not None:
+                found.append(attribute)
+                return False
+            return True
+
+        def visit_Name(self, name: cst.Name) -> None:
+            found.append(name)
+
+        def visit_Arg(self, arg: cst.Arg) -> bool:
+            if arg.keyword is not None:
+                arg.value.visit(self)
+                return False
+            return True
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+    node.visit(_Chains())
+    return iter(found)
+
+
+class _BodyCollector(cst.CSTVisitor):
+    """Loops over inputs and single-name assignments of one function body."""
+
+    def __init__(self, analysis: FileAnalysis, facts: FunctionFacts) -> None:
+        super().__init__()
+        self.analysis = analysis
+        self.facts = facts
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False  # nested functions are analysed on their own
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            if isinstance(target.target, cst.Name):
+                self.facts.assignments.setdefault(target.target.value, []).append(node.value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if isinstance(node.target, cst.Name) and node.value is not None:
+            self.facts.assignments.setdefault(node.target.value, []).append(node.value)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._loop(node, node.target, node.iter)
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        parent = self.analysis.context.parent(node)
+        self._loop(parent if parent is not None else node, node.target, node.iter)
+
+    def _loop(self, node: cst.CSTNode, target: cst.BaseExpression, iterable: cst.BaseExpression) -> None:
+        index: str | None = None
+        start = 0
+        if m.matches(iterable, m.Call(func=m.Name("enumerate"))):
+            assert isinstance(iterable, cst.Call)
+            args = iterable.args
+            if not args:
+                return
+            iterable = args[0].value
+            start = _enumerate_start(args)
+            if isinstance(target, cst.Tuple) and len(target.elements) == 2:
+                first, second = (e.value for e in target.elements)
+                if isinstance(first, cst.Name):
+                    index = first.value
+                target = second
+        if not isinstance(target, cst.Name):
+            return
+        container, _ = self.analysis.input_path(iterable, self.facts, node)
+        if container is None:
+            return
+        self.facts.loops.append(Loop(node, target.value, container, index, start))
+
+
+def _enumerate_start(args: tuple[cst.Arg, ...] | list[cst.Arg]) -> int:
+    for position, arg in enumerate(args):
+        is_start = (arg.keyword is not None and arg.keyword.value == "start") or (
+            arg.keyword is None and position == 1
+        )
+        if is_start and isinstance(arg.value, cst.Integer):
+            return int(arg.value.value)
+    return 0

@@ -1,0 +1,65 @@
+"""Lay out a generated call so the diff reads like code a person wrote.
+
+The call stays on one line when that line stays within ``LINE_LENGTH``; otherwise each
+keyword argument gets its own line, indented one level past the statement, with a
+trailing comma (black's "magic trailing comma" shape). Multi-line argument values keep
+their shape: continuation lines move by as many columns as the value's start moved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import libcst as cst
+
+LINE_LENGTH = 100
+
+
+def call_code(
+    name: str,
+    arguments: Sequence[tuple[str, str]],
+    *,
+    line_text: str,
+    column: int,
+    indent_unit: str,
+    suffix_length: int,
+    block_indent: int,
+) -> str:
+    """Source for ``name(k=v, ...)`` replacing an expression at 0-based ``column`` of
+    ``line_text``; ``suffix_length`` characters follow the expression on its last line."""
+    one_line = f"{name}(" + ", ".join(f"{k}={v}" for k, v in arguments) + ")"
+    if "\n" not in one_line and column + len(one_line) + suffix_length <= LINE_LENGTH:
+        return one_line
+    # LibCST re-adds the enclosing block's indentation to continuation lines inside
+    # brackets, so everything below is written relative to that block.
+    base = line_text[: len(line_text) - len(line_text.lstrip())][block_indent:]
+    inner = base + indent_unit
+    lines = [f"{name}("]
+    for key, value in arguments:
+        new_column = block_indent + len(inner) + len(key) + 1
+        lines.append(f"{inner}{key}={_shift(value, new_column - column)},")
+    lines.append(f"{base})")
+    return "\n".join(lines)
+
+
+def _shift(value: str, delta: int) -> str:
+    """Move continuation lines of a multi-line value by ``delta`` columns."""
+    if "\n" not in value or delta == 0 or '"""' in value or "'''" in value:
+        return value
+    first, *rest = value.split("\n")
+    shifted = []
+    for line in rest:
+        if delta > 0:
+            shifted.append(" " * delta + line if line.strip() else line)
+        else:
+            blank = len(line) - len(line.lstrip(" "))
+            shifted.append(line[min(blank, -delta) :])
+    return "\n".join([first, *shifted])
+
+
+def parse_call(code: str) -> cst.BaseExpression:
+    return cst.parse_expression(code)
+
+
+def expression_code(node: cst.CSTNode) -> str:
+    return cst.Module(body=[]).code_for_node(node)

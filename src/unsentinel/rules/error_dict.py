@@ -1,0 +1,430 @@
+"""UNS501: rewrite ad-hoc error dicts into the spec's ``{"success": False, "error": ...}``.
+
+What it does
+    Finds hand-built error responses - ``{"error": str(e)}``, ``{"success": False,
+    "message": ...}``, ``{"succeed": False, "error": ..., "errorDetails": {...}}``,
+    ``{"status": "error", "message": ...}``, ``jsonify({"message": ...}), 404``,
+    ``JSONResponse(content={"detail": ...}, status_code=404)``, ``Response(json.dumps(d),
+    status=400)``, ``r = {"success": False, "error": None}`` ... ``r["error"] = "..."`` - and
+    rewrites each into the MCP-AQL error envelope with a registry code. In test files it
+    also rewrites the reads of the old keys (``resp["error"] == "..."``) to the new shape.
+
+Why
+    Clients cannot act on prose. The spec's envelope (ADR-006) carries a machine-readable
+    ``code`` from a fixed registry, the human ``message``, and structured ``details``.
+
+Example
+    ``return jsonify({"message": f"Note {note_id} not found"}), 404``
+
+Use instead
+    ``return jsonify({"success": False, "error": ErrorDetail(code=error_codes.NOT_FOUND_RESOURCE,
+    message=f"Note {note_id} not found", details={"note_id": note_id}).to_dict()}), 404``
+
+Fix safety
+    The wire shape changes on purpose, so every client must follow: consumers in test
+    files are rewritten, consumers elsewhere are reported. A returned status stays returned.
+    Only dicts whose value provably reaches a ``return`` are rewritten: metric labels,
+    ``%``-mappings, counters, routing tables, log ``extra=``, ``details=``/``metadata=``
+    arguments, per-item batch results and JSON-RPC protocol errors are left alone. An error
+    inside a success envelope is reported, never moved.
+
+Inference
+    The code comes from the HTTP status (refined by the message within its family), then the
+    handled exception, then the message wording; see
+    :mod:`unsentinel.inference.error_code`. Anything else is ``INTERNAL_ERROR`` with low
+    confidence, shown in ``plan`` and the review table.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+import libcst as cst
+
+from ..config import Config
+from ..inference.error_code import infer_error_code
+from ..model import Action, Inferred, Kind
+from . import _error_build as build
+from ._base import Example, Rule, RuleContext
+from ._error_consumers import ConsumerFinder, is_test_path
+from ._error_shapes import (
+    DETAIL_CONTAINERS,
+    MESSAGE_KEYS,
+    Shape,
+    ShapeKind,
+    classify,
+    elements_by_key,
+    enclosing_function,
+    exception_names,
+    handler_of,
+    is_false,
+    is_stringish,
+    response_flow,
+)
+
+MODEL_NAME = "ErrorDetail"
+_SUBPROCESS_HINTS = ("subprocess.", "Popen(", "check_output(", "shutil.which(")
+
+
+def module_of(path: str) -> str:
+    """``errsvc/error_codes.py`` -> ``errsvc.error_codes`` (a leading ``src/`` dropped)."""
+    parts = list(PurePosixPath(path.replace("\\", "/")).with_suffix("").parts)
+    if parts and parts[0] == "src":
+        parts = parts[1:]
+    return ".".join(parts)
+
+
+class ErrorDict(Rule):
+    code = "UNS501"
+    name = "error-dict"
+    summary = "Ad-hoc error dict instead of the spec's error envelope"
+
+    VALID = (
+        Example('labels = {"tool": name, "status": "error"}', id="metric labels"),
+        Example('text = "[%(error)s]" % {"error": exc}', id="percent-format mapping"),
+        Example('summary = {"error": 0, "warning": 0}', id="severity counters"),
+        Example('HANDLERS = {"error": handle_error, "info": handle_info}', id="routing table"),
+        Example(
+            'def f(name, crash):\n    log.warning("failed", extra={"error": str(crash)})\n',
+            id="log extra",
+        ),
+        Example(
+            'def f(repo):\n    audit.record("denied", details={"error": "not owner"})\n'
+            "    return None\n",
+            id="details argument",
+        ),
+        Example(
+            'def f(mid):\n    return {"jsonrpc": "2.0", "id": mid, "error": {"code": -32601,'
+            ' "message": "Method not found"}}\n',
+            id="json-rpc protocol error",
+        ),
+        Example(
+            "def f(results, index):\n"
+            '    results.append({"index": index, "error": "missing title"})\n'
+            '    return {"success": True, "results": results}\n',
+            id="per-item result in a successful batch",
+        ),
+        Example(
+            'def health(down):\n    return jsonify({"status": "error" if down else "ok"})\n',
+            id="status probe",
+        ),
+        Example(
+            'def created():\n    return jsonify({"message": "created"}), 201\n',
+            id="message in a success response",
+        ),
+        Example('def doc():\n    """Fails with ``{"error": "note 7 not found"}``."""\n', id="docstring"),
+    )
+    INVALID = (
+        Example(
+            """
+            def get(note_id):
+                try:
+                    return store.get(note_id)
+                except LookupError as e:
+                    return {"error": str(e)}
+            """,
+            """
+            import error_codes
+            from error_model import ErrorDetail
+
+            def get(note_id):
+                try:
+                    return store.get(note_id)
+                except LookupError as e:
+                    return {"success": False, "error": ErrorDetail(code=error_codes.NOT_FOUND_RESOURCE, message=str(e)).to_dict()}
+            """,
+            id="bare error key in an except clause",
+        ),
+        Example(
+            """
+            def get_note(note_id):
+                return jsonify({"message": f"Note {note_id} not found"}), 404
+            """,
+            """
+            import error_codes
+            from error_model import ErrorDetail
+
+            def get_note(note_id):
+                return jsonify({"success": False, "error": ErrorDetail(code=error_codes.NOT_FOUND_RESOURCE, message=f"Note {note_id} not found", details={"note_id": note_id}).to_dict()}), 404
+            """,
+            id="jsonify with a status",
+        ),
+        Example(
+            """
+            def create(payload):
+                return {"ok": False, "message": "title is required"}
+            """,
+            """
+            import error_codes
+            from error_model import ErrorDetail
+
+            def create(payload):
+                return {"success": False, "error": ErrorDetail(code=error_codes.VALIDATION_MISSING_PARAM, message="title is required", details={"param_name": "title"}).to_dict()}
+            """,
+            id="ok False with a message",
+        ),
+        Example(
+            """
+            def summarize(owner):
+                return {"succeed": False, "error": "Repository not found", "errorDetails": {"owner": owner}}
+            """,
+            """
+            import error_codes
+            from error_model import ErrorDetail
+
+            def summarize(owner):
+                return {"success": False, "error": ErrorDetail(code=error_codes.NOT_FOUND_RESOURCE, message="Repository not found", details={"owner": owner}).to_dict()}
+            """,
+            id="errorDetails move into details",
+        ),
+        Example(
+            """
+            def tag(tag):
+                r = {"success": False, "error": None}
+                if not tag:
+                    r["error"] = "tag must be a non-empty string"
+                    return r
+            """,
+            """
+            import error_codes
+            from error_model import ErrorDetail
+
+            def tag(tag):
+                r = {"success": False, "error": None}
+                if not tag:
+                    r["error"] = ErrorDetail(code=error_codes.VALIDATION_INVALID_TYPE, message="tag must be a non-empty string", details={"param_name": "tag"}).to_dict()
+                    return r
+            """,
+            id="built incrementally",
+        ),
+        Example(
+            """
+            def push(body):
+                return json.dumps({"error": "webhook signature mismatch"}), 401
+            """,
+            """
+            import error_codes
+            from error_model import ErrorDetail
+
+            def push(body):
+                return json.dumps({"success": False, "error": ErrorDetail(code=error_codes.PERMISSION_DENIED, message="webhook signature mismatch").to_dict()}), 401
+            """,
+            id="serialised with json.dumps",
+        ),
+        Example(
+            """
+            def test_missing():
+                resp = tools.get_note({})
+                assert resp["ok"] is False
+                assert resp["error"] == "note 7 not found"
+            """,
+            """
+            def test_missing():
+                resp = tools.get_note({})
+                assert resp["success"] is False
+                assert resp["error"]["message"] == "note 7 not found"
+            """,
+            id="consumer in a test",
+            config={"path": "tests/test_tools.py"},
+        ),
+        Example(
+            """
+            def rename(title):
+                return {"success": True, "error": "title ignored"}
+            """,
+            id="error inside a success envelope is reported",
+        ),
+    )
+
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__(context)
+        self._incremental: dict[cst.FunctionDef, set[str]] = {}
+        self._consumers = ConsumerFinder(self, context) if is_test_path(context.path) else None
+
+    @classmethod
+    def needles(cls, config: Config) -> tuple[bytes, ...]:
+        keys = [b'"error":', b"'error':", b'"error"]', b"'error']"]
+        for flag in (b"success", b"ok", b"succeed"):
+            keys += [b'"' + flag + b'": False', b"'" + flag + b"': False"]
+        keys += [b'["message"]', b"['message']", b'["detail"]', b"['detail']"]
+        keys += [b"jsonify(", b"JSONResponse("]
+        return tuple(keys)
+
+    # -- producers ----------------------------------------------------------------------
+    def visit_Dict(self, node: cst.Dict) -> None:
+        shape = classify(node)
+        if shape is None or self._in_assertion(node):
+            return
+        flow = response_flow(node, self.context.parent)
+        if shape.kind is ShapeKind.WRAPPED:
+            if flow is not None:
+                self._report_only(node, "Error message inside a success envelope; review by hand")
+            return
+        if flow is None:
+            return
+        status = flow.status
+        if status is not None and status < 400:
+            if shape.kind is not ShapeKind.MESSAGE_ONLY:
+                self._report_only(node, f"Error-shaped dict returned with HTTP {status}; skipped")
+            return
+        if shape.kind is ShapeKind.MESSAGE_ONLY and status is None:
+            return
+        self._rewrite_dict(node, shape, status)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        target = node.targets[0].target if len(node.targets) == 1 else None
+        if isinstance(target, cst.Name) and isinstance(node.value, cst.Dict):
+            self._remember_incremental(node, target.value, node.value)
+        elif isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
+            self._rewrite_incremental(node, target)
+
+    def _remember_incremental(self, node: cst.Assign, name: str, value: cst.Dict) -> None:
+        values = elements_by_key(value)
+        if not values or not any(is_false(values.get(k, cst.Name("x"))) for k in ("success", "ok", "succeed")):
+            return
+        if not any(k in values for k in MESSAGE_KEYS):
+            return
+        function = enclosing_function(node, self.context.parent)
+        if function is not None:
+            self._incremental.setdefault(function, set()).add(name)
+
+    def _rewrite_incremental(self, node: cst.Assign, target: cst.Subscript) -> None:
+        assert isinstance(target.value, cst.Name)
+        function = enclosing_function(node, self.context.parent)
+        if function is None or target.value.value not in self._incremental.get(function, set()):
+            return
+        key = _subscript_key(target)
+        if key not in MESSAGE_KEYS or not is_stringish(node.value):
+            return
+        call = self._detail_for(node, node.value, (), None, extras={}, spreads=())
+        if call is None:
+            return
+        self.context.replace(node, lambda updated: _with_value(updated, call))
+
+    # -- building -----------------------------------------------------------------------
+    def _rewrite_dict(self, node: cst.Dict, shape: Shape, status: int | None) -> None:
+        values = elements_by_key(node)
+        assert values is not None
+        message = values[shape.message_key]
+        extras: dict[str, cst.BaseExpression] = {}
+        spreads: list[cst.BaseExpression] = []
+        for key in shape.extra_keys:
+            value = values[key]
+            if key in DETAIL_CONTAINERS and isinstance(value, cst.Dict):
+                inner = elements_by_key(value)
+                if inner is None:
+                    spreads.append(value)
+                else:
+                    extras.update(inner)
+            elif key in DETAIL_CONTAINERS:
+                spreads.append(value)
+            elif key not in ("status",):
+                extras[key] = value
+        call = self._detail_for(node, message, shape.keys, status, extras=extras, spreads=spreads)
+        if call is not None:
+            self.context.replace(node, lambda updated: build.envelope(call))
+
+    def _detail_for(
+        self,
+        node: cst.CSTNode,
+        message: cst.BaseExpression,
+        keys: tuple[str, ...],
+        status: int | None,
+        *,
+        extras: dict[str, cst.BaseExpression],
+        spreads: tuple[cst.BaseExpression, ...] | list[cst.BaseExpression],
+    ) -> cst.Call | None:
+        found = handler_of(node, self.context.parent)
+        exceptions: tuple[str, ...] = ()
+        alias: str | None = None
+        external_binary = False
+        if found is not None:
+            handler, try_node = found
+            exceptions = exception_names(handler)
+            if handler.name is not None and isinstance(handler.name.name, cst.Name):
+                alias = handler.name.name.value
+            body_code = self.context.code_for(try_node.body)
+            external_binary = any(hint in body_code for hint in _SUBPROCESS_HINTS)
+        text = build.read_message(message, alias)
+        code = infer_error_code(
+            status,
+            exceptions,
+            text.text,
+            external_binary=external_binary,
+            translated=text.translated,
+        )
+        assert code.value is not None
+        entries: list[tuple[str, cst.BaseExpression]] = []
+        param = build.param_name(text, code.value)
+        if param is not None and "param_name" not in extras:
+            entries.append(("param_name", build.string(param)))
+        entries += [(k, cst.Name(v)) for k, v in text.placeholders if k not in extras]
+        entries += list(extras.items())
+        details = build.details_dict(_unique(entries), list(spreads))
+        codes_module, model_module = self._targets()
+        self._report(node, code, status, exceptions)
+        self.context.add_import(*_import_of(codes_module))
+        self.context.add_import(model_module, MODEL_NAME)
+        return build.error_detail_call(
+            MODEL_NAME, codes_module.rsplit(".", 1)[-1], code.value, message, details
+        )
+
+    def _targets(self) -> tuple[str, str]:
+        return module_of(self.config.error_codes_module), module_of(self.config.error_model_module)
+
+    def _report(
+        self, node: cst.CSTNode, code: Inferred, status: int | None, exceptions: tuple[str, ...]
+    ) -> None:
+        low = code.confidence.value == "low"
+        evidence = [f"HTTP {status}"] if status is not None else []
+        evidence += [f"except {', '.join(exceptions)}"] if exceptions else []
+        self.context.report(
+            self,
+            node,
+            f"Ad-hoc error dict; rewrite to ErrorDetail with {code.value}",
+            kind=Kind.ERROR,
+            action=Action.REVIEW if low else Action.REWRITE,
+            code=code,
+            reasons=tuple(evidence),
+        )
+
+    def _report_only(self, node: cst.CSTNode, message: str) -> None:
+        self.context.report(self, node, message, kind=Kind.ERROR, action=Action.REPORT)
+
+    def _in_assertion(self, node: cst.CSTNode) -> bool:
+        return any(isinstance(a, (cst.Assert, cst.Comparison)) for a in self.context.ancestors(node))
+
+    # -- consumers ----------------------------------------------------------------------
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        if self._consumers is not None:
+            self._consumers.scan_function(node)
+
+
+def _subscript_key(node: cst.Subscript) -> str | None:
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return None
+    value = node.slice[0].slice.value
+    if isinstance(value, cst.SimpleString):
+        text = value.evaluated_value
+        return text if isinstance(text, str) else None
+    return None
+
+
+def _with_value(updated: cst.CSTNode, value: cst.BaseExpression) -> cst.CSTNode:
+    assert isinstance(updated, cst.Assign)
+    return updated.with_changes(value=value)
+
+
+def _unique(entries: list[tuple[str, cst.BaseExpression]]) -> list[tuple[str, cst.BaseExpression]]:
+    seen: dict[str, cst.BaseExpression] = {}
+    for key, value in entries:
+        seen.setdefault(key, value)
+    return list(seen.items())
+
+
+def _import_of(module: str) -> tuple[str, str | None]:
+    """``errsvc.error_codes`` -> ``from errsvc import error_codes``; ``error_codes`` -> import."""
+    if "." in module:
+        package, name = module.rsplit(".", 1)
+        return package, name
+    return module, None

@@ -1,0 +1,582 @@
+"""UNS101 / UNS102: turn warning strings into ``Warning(...)`` constructions.
+
+What it does
+    Finds every string that flows into a warnings list -- ``warnings.append(...)``,
+    ``.extend([...])``, ``+= [...]``, list literals, ``warnings=[...]`` keyword arguments,
+    ``return [...]`` / ``return "..."`` from helpers whose results feed a warnings list --
+    and rewrites it into ``Warning(severity=..., message=..., field_path=..., code=...)``.
+    UNS101 covers strings that start with a sentinel or marker (``BLOCK:``), UNS102 plain
+    warning strings.
+
+Why
+    A sentinel prefix mixes a machine signal into human text. A structured warning says
+    the same thing in fields a consumer can read without parsing: how to react
+    (``severity``), what to show (``message``), which input to fix (``field_path``) and a
+    stable identifier (``code``).
+
+Example
+    ``warnings.append(f"{BLOCK_WARNING_PREFIX} MO {n} is already completed.")`` becomes
+    ``warnings.append(Warning(severity="blocking", message=f"MO {n} is already completed.",
+    field_path=None, code=warning_codes.ALREADY_COMPLETED))``.
+
+Use instead
+    Construct ``Warning`` directly; pick a code from ``warning_codes``.
+
+Fix safety
+    The message keeps its placeholders, concatenation and layout; only the marker and the
+    blank after it go. A prefix chosen at run time becomes a conditional severity. Values
+    inferred with low confidence are listed for review.
+
+Inference
+    severity from the marker (or, for plain strings, ``info`` keywords, else advisory);
+    field_path from the inputs the message names, interpolates, or is guarded by;
+    code from the message template, shared across the repository.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import libcst as cst
+from libcst.metadata import PositionProvider
+
+from ..analysis import FunctionFacts, last_name
+from ..config import Config
+from ..inference.code import constant_name, slug_for
+from ..inference.field_path import infer_field_path
+from ..inference.severity import infer_severity
+from ..model import Action, Inferred, Kind
+from ._base import Example, Rule
+from ._layout import call_code, expression_code
+from ._strings import (
+    Marker,
+    RuntimePrefix,
+    Stripped,
+    is_stringish,
+    pieces,
+    strip_marker,
+    template_text,
+)
+
+APPENDERS = {"append": 0, "insert": 1}
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(=?)")
+
+
+class WarningProducer(Rule):
+    """Shared visitor; the two subclasses differ only in which strings they take."""
+
+    sentinel_only: bool = True
+
+    @classmethod
+    def needles(cls, config: Config) -> tuple[bytes, ...]:
+        markers = tuple(m.rstrip().encode() for m in config.severity_markers if m.strip())
+        constants = tuple(c.encode() for c in config.sentinel_constants)
+        lists = tuple(n.encode() for n in config.warning_list_names)
+        return markers + constants + (lists if not cls.sentinel_only else ())
+
+    def visit_Module(self, node: cst.Module) -> None:
+        from ._strings import text_marker
+
+        for name, value in self.analysis.module_string_constants.items():
+            if text_marker(value, self.config.severity_markers) is not None:
+                self.context.marker_constants[name] = value
+
+    # -- where warnings flow --------------------------------------------------------
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and self.analysis.is_warning_list(func.value):
+            method = func.attr.value
+            if method in APPENDERS and len(node.args) > APPENDERS[method]:
+                self._candidate(node.args[APPENDERS[method]].value)
+            elif method == "extend" and node.args:
+                self._elements(node.args[0].value)
+        for arg in node.args:
+            if arg.keyword is not None and self.analysis.is_warning_list_name(arg.keyword.value):
+                self._elements(arg.value)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.operator, cst.AddAssign) and self.analysis.is_warning_list(node.target):
+            self._elements(node.value)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if any(self.analysis.is_warning_list(t.target) for t in node.targets):
+            self._elements(node.value)
+        self._record_unpacked_flow(node)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None and self.analysis.is_warning_list(node.target):
+            self._elements(node.value)
+
+    def visit_Return(self, node: cst.Return) -> None:
+        function = self.analysis.enclosing_function(node)
+        if function is None or node.value is None:
+            return
+        name = function.name.value
+        if name in self.context.facts.warning_functions or self._returns_marked(function):
+            self._elements(node.value, single=True)
+        for fact in self.context.facts.warning_functions:
+            if fact.startswith(f"{name}#") and isinstance(node.value, cst.Tuple):
+                index = int(fact.split("#")[1])
+                if index < len(node.value.elements):
+                    self._candidate(node.value.elements[index].value)
+
+    # -- candidates ----------------------------------------------------------------------
+    @property
+    def analysis(self):  # type: ignore[no-untyped-def]
+        return self.context.analysis
+
+    def _elements(self, expr: cst.BaseExpression, *, single: bool = False) -> None:
+        if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
+            for element in expr.elements:
+                if not isinstance(element, cst.StarredElement):
+                    self._candidate(element.value)
+        elif isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
+            self._candidate(expr.elt)
+        elif isinstance(expr, cst.IfExp):
+            self._elements(expr.body, single=single)
+            self._elements(expr.orelse, single=single)
+        elif single:
+            self._candidate(expr)
+        else:
+            self._record_call_flow(expr, "")
+
+    def _candidate(self, expr: cst.BaseExpression) -> None:
+        if isinstance(expr, cst.IfExp):
+            self._candidate(expr.body)
+            self._candidate(expr.orelse)
+        elif is_stringish(expr):
+            self._producer(expr)
+        elif isinstance(expr, cst.Name):
+            self._local_flow(expr)
+        else:
+            self._record_call_flow(expr, "")
+
+    def _local_flow(self, name: cst.Name) -> None:
+        """``warnings.append(note)``: follow ``note`` to its assignment in this function."""
+        function = self.analysis.enclosing_function(name)
+        if function is None:
+            return
+        facts = self.analysis.function(function)
+        value = self.analysis.single_assignment(name.value, facts)
+        if value is not None and is_stringish(value):
+            self._producer(value)
+        elif value is not None:
+            self._record_call_flow(value, "")
+
+    def _record_call_flow(self, expr: cst.BaseExpression, suffix: str) -> None:
+        """A helper call whose result lands in a warnings list returns warnings."""
+        if isinstance(expr, cst.Await):
+            expr = expr.expression
+        if isinstance(expr, cst.Call):
+            callee = last_name(expr.func)
+            if callee:
+                self.context.warning_functions.append(callee + suffix)
+
+    def _record_unpacked_flow(self, node: cst.Assign) -> None:
+        """``loc, note = resolve(...)`` then ``warnings.append(note)``: resolve#1 is a warning."""
+        target = node.targets[0].target if len(node.targets) == 1 else None
+        if not isinstance(target, cst.Tuple) or not isinstance(node.value, (cst.Call, cst.Await)):
+            return
+        function = self.analysis.enclosing_function(node)
+        if function is None:
+            return
+        for index, element in enumerate(target.elements):
+            if isinstance(element.value, cst.Name) and self._flows_into_warnings(
+                element.value.value, function
+            ):
+                self._record_call_flow(node.value, f"#{index}")
+
+    def _flows_into_warnings(self, name: str, function: cst.FunctionDef) -> bool:
+        for call in _calls(function):
+            func = call.func
+            if (
+                isinstance(func, cst.Attribute)
+                and func.attr.value in APPENDERS
+                and self.analysis.is_warning_list(func.value)
+                and any(isinstance(a.value, cst.Name) and a.value.value == name for a in call.args)
+            ):
+                return True
+        for assign in _list_assignments(function):
+            if self.analysis.is_warning_list(assign[0]) and _mentions(assign[1], name):
+                return True
+        return False
+
+    def _returns_marked(self, function: cst.FunctionDef) -> bool:
+        """A helper that returns a sentinel string returns warnings."""
+        for statement in _returns(function):
+            value = statement.value
+            if value is None:
+                continue
+            candidates = (
+                [e.value for e in value.elements]
+                if isinstance(value, (cst.List, cst.Tuple))
+                else [value]
+            )
+            for candidate in candidates:
+                if is_stringish(candidate) and self._strip(candidate) is not None:
+                    return True
+        return False
+
+    # -- the rewrite -------------------------------------------------------------------
+    def _strip(self, expr: cst.BaseExpression) -> Stripped | None:
+        return strip_marker(
+            expr, self.config.severity_markers, self._constant_marker, self._runtime_prefix(expr)
+        )
+
+    def _constant_marker(self, name: str) -> Marker | None:
+        if name in self.config.sentinel_constants:
+            return Marker(name, "blocking")
+        value = self.context.facts.marker_constants.get(name)
+        if value is None:
+            value = self.analysis.module_string_constants.get(name)
+        if value is None:
+            return None
+        from ._strings import text_marker
+
+        found = text_marker(value, self.config.severity_markers)
+        return None if found is None else Marker(name, found.severity)
+
+    def _runtime_prefix(self, site: cst.BaseExpression):  # type: ignore[no-untyped-def]
+        def lookup(name: str) -> RuntimePrefix | None:
+            function = self.analysis.enclosing_function(site)
+            if function is None:
+                return None
+            value = self.analysis.single_assignment(name, self.analysis.function(function))
+            if not isinstance(value, cst.IfExp):
+                return None
+            true_marker = self._marker_of_value(value.body)
+            false_marker = self._marker_of_value(value.orelse)
+            if true_marker is None and false_marker is None:
+                return None
+            return RuntimePrefix(
+                name,
+                value.test,
+                true_marker.severity if true_marker else "advisory",
+                false_marker.severity if false_marker else "advisory",
+            )
+
+        return lookup
+
+    def _marker_of_value(self, expr: cst.BaseExpression) -> Marker | None:
+        name = last_name(expr)
+        if name is not None and not isinstance(expr, cst.SimpleString):
+            return self._constant_marker(name)
+        stripped = strip_marker(expr, self.config.severity_markers, self._constant_marker, lambda _: None)
+        return stripped.marker if stripped else None
+
+    def _producer(self, expr: cst.BaseExpression) -> None:
+        stripped = self._strip(expr)
+        if self.sentinel_only != (stripped is not None):
+            return
+        if expr in self.context.edits:
+            return
+        stripped = stripped or Stripped(expr)
+        function = self.analysis.enclosing_function(expr)
+        facts = self.analysis.function(function) if function is not None else None
+        parts = pieces(stripped.message, self._resolver(facts))
+        template = template_text(parts)
+        severity, severity_code = self._severity(stripped, template)
+        field_path = self._field_path(expr, parts, facts, severity.value)
+        code = self._code(template, function)
+        self._schedule(expr, stripped, severity_code, field_path, code)
+        self.context.templates.append(_template(template))
+        kind = "sentinel warning" if stripped.marker or stripped.runtime else "plain warning"
+        reasons = [f"template: {template!r}"]
+        low = any(v.confidence.value == "low" for v in (severity, field_path, code))
+        self.context.report(
+            self,
+            expr,
+            f"{kind.capitalize()} string -> Warning(severity={severity.value}, code={code.value})",
+            kind=Kind.PRODUCER,
+            action=Action.REVIEW if low else Action.REWRITE,
+            severity=severity,
+            field_path=field_path,
+            code=code,
+            reasons=tuple(reasons),
+        )
+
+    def _resolver(self, facts: FunctionFacts | None):  # type: ignore[no-untyped-def]
+        def resolve(expr: cst.BaseExpression) -> cst.BaseExpression | None:
+            if facts is None or not isinstance(expr, cst.Name):
+                return None
+            return self.analysis.single_assignment(expr.value, facts)
+
+        return resolve
+
+    def _severity(self, stripped: Stripped, template: str) -> tuple[Inferred, str]:
+        runtime = stripped.runtime
+        if runtime is not None:
+            test = expression_code(runtime.test)
+            code = f'"{runtime.when_true}" if {test} else "{runtime.when_false}"'
+            reason = f"prefix {runtime.name!r} is chosen at run time by `{test}`"
+            return Inferred.high(f"{runtime.when_true} if {test} else {runtime.when_false}", reason), code
+        marker = stripped.marker
+        severity = infer_severity(
+            template,
+            marker.text if marker else None,
+            marker.severity if marker else None,
+            self.config.info_keywords,
+        )
+        return severity, f'"{severity.value}"'
+
+    def _field_path(
+        self,
+        site: cst.BaseExpression,
+        parts: list[str | cst.BaseExpression],
+        facts: FunctionFacts | None,
+        severity: str | None,
+    ) -> Inferred:
+        if facts is None:
+            return Inferred.high(None, "module-level warning: no function inputs")
+        leaves = self.analysis.known_leaves(facts, site)
+        mentioned = [leaves[w] for w in _mentioned_words(parts, leaves, facts.inputs)]
+        interpolated: list[str] = []
+        lost = False
+        for part in parts:
+            if not isinstance(part, str):
+                found, lost_here = self.analysis.input_references(part, facts, site)
+                interpolated.extend(found)
+                lost = lost or lost_here
+        guard = self.analysis.guarding_condition(site)
+        guarding: list[str] = []
+        if guard is not None:
+            guarding, lost_guard = self.analysis.input_references(guard, facts, site)
+            lost = lost or lost_guard
+        return infer_field_path(
+            mentioned, interpolated, guarding, severity=severity, unindexed_loop=lost
+        )
+
+    def _code(self, template: str, function: cst.FunctionDef | None) -> Inferred:
+        known = self.context.facts.codes.get(template)
+        if known is not None:
+            if "_" not in known:
+                return Inferred.low(known, "the template yields a one-word code")
+            return Inferred.high(known, "from the message template")
+        if re.search(r"[A-Za-z]{2,}", template.replace("{}", "")):
+            slug = slug_for(template)
+            if "_" not in slug:
+                return Inferred.low(constant_name(slug), "the template yields a one-word code")
+            return Inferred.high(constant_name(slug), "from the message template")
+        fallback = constant_name(function.name.value if function else "warning")
+        return Inferred.low(fallback, "message has no literal words; named after the function")
+
+    def _schedule(
+        self,
+        expr: cst.BaseExpression,
+        stripped: Stripped,
+        severity_code: str,
+        field_path: Inferred,
+        code: Inferred,
+    ) -> None:
+        position = self.context.position(expr)
+        line_text = self.context.analysis.lines[position.line - 1]
+        end_line_text = self.context.analysis.lines[position.end_line - 1]
+        suffix_length = len(end_line_text.rstrip()) - (position.end_column - 1)
+        block_indent = self._block_indent(expr)
+        message = stripped.message
+        codes_import = self._add_imports()
+        class_name = self._warning_class_name()
+
+        def build(updated: cst.CSTNode) -> cst.CSTNode:
+            assert isinstance(updated, cst.BaseExpression)
+            restripped = self._strip(updated) if stripped.marker or stripped.runtime else None
+            new_message = restripped.message if restripped else (message if updated is expr else updated)
+            arguments = [
+                ("severity", severity_code),
+                ("message", expression_code(new_message)),
+                ("field_path", _path_code(field_path.value)),
+                ("code", f"{codes_import}.{code.value}"),
+            ]
+            text = call_code(
+                class_name,
+                arguments,
+                line_text=line_text,
+                column=position.column - 1,
+                indent_unit=self.context.module.default_indent,
+                suffix_length=max(0, suffix_length),
+                block_indent=block_indent,
+            )
+            return cst.parse_expression(text)
+
+        self.context.replace(expr, build)
+        if stripped.runtime is not None:
+            self._remove_runtime_prefix(expr, stripped.runtime)
+
+    def _block_indent(self, expr: cst.CSTNode) -> int:
+        """Indentation of the statement that holds ``expr`` (its block's indentation)."""
+        for ancestor in self.context.ancestors(expr):
+            if isinstance(ancestor, cst.BaseStatement):
+                line = self.context.analysis.lines[self.context.position(ancestor).line - 1]
+                return len(line) - len(line.lstrip())
+        return 0
+
+    def _remove_runtime_prefix(self, site: cst.CSTNode, runtime: RuntimePrefix) -> None:
+        function = self.analysis.enclosing_function(site)
+        if function is None:
+            return
+        uses = [n for n in _names(function) if n.value == runtime.name]
+        if len(uses) != 2:  # the assignment and this one use
+            return
+        for statement in _simple_statements(function):
+            if any(
+                isinstance(s, cst.Assign)
+                and any(isinstance(t.target, cst.Name) and t.target.value == runtime.name for t in s.targets)
+                for s in statement.body
+            ):
+                self.context.replace(statement, lambda _: cst.RemoveFromParent())
+
+    def _add_imports(self) -> str:
+        from ..files import module_name  # files -> engine -> rules: import late
+
+        config = self.config
+        codes_module = module_name(config.root / config.codes_module, config.root)
+        package, _, name = codes_module.rpartition(".")
+        if self.context.module_name == codes_module:
+            return name
+        if package:
+            self.context.add_import(package, name)
+        else:
+            self.context.add_import(name)
+        models_module = module_name(config.root / config.models_module, config.root)
+        if self.context.module_name != models_module:
+            alias = self._warning_class_name()
+            self.context.add_import(models_module, "Warning", None if alias == "Warning" else alias)
+        return name
+
+    def _warning_class_name(self) -> str:
+        return "StructuredWarning" if self.analysis.uses_builtin_warning else "Warning"
+
+
+class SentinelWarningProducer(WarningProducer):
+    code = "UNS101"
+    name = "sentinel-warning-producer"
+    summary = "Sentinel-prefixed warning string -> Warning(...)"
+    sentinel_only = True
+
+    VALID = (
+        Example(
+            """
+            def f(warnings):
+                warnings.append(Warning(severity="blocking", message="x", field_path=None, code=warning_codes.X))
+            """,
+            id="already migrated",
+        ),
+        Example('log.info("BLOCK: not a warning list")', id="not flowing into a warnings list"),
+    )
+    INVALID = (
+        Example(
+            """
+            def complete(order_no, warnings):
+                warnings.append(f"{BLOCK_WARNING_PREFIX} MO {order_no} is already completed.")
+            """,
+            """
+            from warning_model import Warning
+            import warning_codes
+            def complete(order_no, warnings):
+                warnings.append(Warning(severity="blocking", message=f"MO {order_no} is already completed.", field_path="order_no", code=warning_codes.ALREADY_COMPLETED))
+            """,
+            id="f-string with the prefix constant",
+        ),
+    )
+
+
+class PlainWarningProducer(WarningProducer):
+    code = "UNS102"
+    name = "plain-warning-producer"
+    summary = "Plain warning string in a warnings list -> Warning(...)"
+    sentinel_only = False
+
+    VALID = (Example('next_actions.append("call again")', id="not a warnings list"),)
+    INVALID = (
+        Example(
+            """
+            warnings = []
+            warnings.append("Preview only - nothing was saved")
+            """,
+            """
+            from warning_model import Warning
+            import warning_codes
+            warnings = []
+            warnings.append(Warning(severity="info", message="Preview only - nothing was saved", field_path=None, code=warning_codes.NOTHING_SAVED))
+            """,
+            id="info keyword",
+        ),
+    )
+
+
+# -- small helpers --------------------------------------------------------------------
+
+
+def _template(text: str):  # type: ignore[no-untyped-def]
+    from ..model import Template
+
+    return Template(text, slug_for(text))
+
+
+def _path_code(path: str | None) -> str:
+    if path is None:
+        return "None"
+    return f'f"{path}"' if "{" in path else f'"{path}"'
+
+
+def _mentioned_words(
+    parts: list[str | cst.BaseExpression], leaves: dict[str, str], inputs: set[str]
+) -> Iterator[str]:
+    for position, part in enumerate(parts):
+        if not isinstance(part, str):
+            continue
+        before_placeholder = position + 1 < len(parts) and not isinstance(parts[position + 1], str)
+        for match in _WORD.finditer(part):
+            word = match.group(0).rstrip("=")
+            # "sales_order_row_id={x}" names the field whose value follows; "force=true" is
+            # an instruction, not the culprit.
+            assigns_value = match.group(1) == "=" and before_placeholder and match.end() == len(part)
+            named = ("_" in word and match.group(1) != "=") or assigns_value or word in inputs
+            if word in leaves and named:
+                yield word
+
+
+def _walk(node: cst.CSTNode, kind: type) -> list:  # type: ignore[type-arg]
+    found: list[cst.CSTNode] = []
+
+    class _Collect(cst.CSTVisitor):
+        def on_visit(self, visited: cst.CSTNode) -> bool:
+            if isinstance(visited, kind):
+                found.append(visited)
+            return True
+
+    node.visit(_Collect())
+    return found
+
+
+def _calls(function: cst.FunctionDef) -> list[cst.Call]:
+    return _walk(function, cst.Call)
+
+
+def _returns(function: cst.FunctionDef) -> list[cst.Return]:
+    return _walk(function, cst.Return)
+
+
+def _names(function: cst.FunctionDef) -> list[cst.Name]:
+    return _walk(function, cst.Name)
+
+
+def _simple_statements(function: cst.FunctionDef) -> list[cst.SimpleStatementLine]:
+    return _walk(function, cst.SimpleStatementLine)
+
+
+def _list_assignments(function: cst.FunctionDef) -> Iterator[tuple[cst.BaseExpression, cst.BaseExpression]]:
+    for node in _walk(function, cst.Assign):
+        for target in node.targets:
+            yield target.target, node.value
+    for node in _walk(function, cst.AnnAssign):
+        if node.value is not None:
+            yield node.target, node.value
+
+
+def _mentions(expr: cst.CSTNode, name: str) -> bool:
+    return any(n.value == name for n in _walk(expr, cst.Name))
+
+
+_ = PositionProvider  # metadata the base class already declares
