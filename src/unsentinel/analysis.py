@@ -16,6 +16,7 @@ import libcst as cst
 import libcst.matchers as m
 
 if TYPE_CHECKING:
+    from .flow import WarningFlow
     from .rules._base import RuleContext
 
 # Parameters that are plumbing, not user input.
@@ -57,6 +58,7 @@ class FunctionFacts:
     inputs: set[str] = field(default_factory=set)  # plain-input parameter names
     loops: list[Loop] = field(default_factory=list)
     assignments: dict[str, list[cst.BaseExpression]] = field(default_factory=dict)
+    tuple_assignments: list[tuple[cst.Tuple, cst.BaseExpression]] = field(default_factory=list)
 
 
 def last_name(expr: cst.BaseExpression) -> str | None:
@@ -229,6 +231,46 @@ class FileAnalysis:
         return values[0] if len(values) == 1 else None
 
     @cached_property
+    def flow(self) -> WarningFlow:
+        from .flow import WarningFlow
+
+        return WarningFlow(self)
+
+    def tuple_assignments(self, function: cst.FunctionDef) -> list[tuple[cst.Tuple, cst.BaseExpression]]:
+        """``a, b = value`` statements of a function (``await`` unwrapped)."""
+        facts = self.function(function)
+        return facts.tuple_assignments
+
+    @cached_property
+    def warning_class(self) -> str:
+        return "StructuredWarning" if self.uses_builtin_warning else "Warning"
+
+    def str_parameters(self, function_name: str) -> dict[str | int, str]:
+        """Parameters annotated ``str`` of a function defined in this module, by index and name."""
+        found: dict[str | int, str] = {}
+        for node in self._module_functions().get(function_name, []):
+            params = [*node.params.posonly_params, *node.params.params]
+            for index, param in enumerate(params):
+                if annotation_name(param.annotation) == "str":
+                    found[index] = found[param.name.value] = param.name.value
+            for param in node.params.kwonly_params:
+                if annotation_name(param.annotation) == "str":
+                    found[param.name.value] = param.name.value
+        return found
+
+    def _module_functions(self) -> dict[str, list[cst.FunctionDef]]:
+        if not hasattr(self, "_functions_by_name"):
+            table: dict[str, list[cst.FunctionDef]] = {}
+
+            class _Defs(cst.CSTVisitor):
+                def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+                    table.setdefault(node.name.value, []).append(node)
+
+            self.context.module.visit(_Defs())
+            self._functions_by_name = table
+        return self._functions_by_name
+
+    @cached_property
     def lines(self) -> list[str]:
         return self.context.module.code.splitlines()
 
@@ -309,6 +351,16 @@ class _BodyCollector(cst.CSTVisitor):
         for target in node.targets:
             if isinstance(target.target, cst.Name):
                 self.facts.assignments.setdefault(target.target.value, []).append(node.value)
+            elif isinstance(target.target, cst.Tuple):
+                value = node.value.expression if isinstance(node.value, cst.Await) else node.value
+                self.facts.tuple_assignments.append((target.target, value))
+                for element in target.target.elements:
+                    if isinstance(element.value, cst.Name):  # not a single assignment any more
+                        self.facts.assignments.setdefault(element.value.value, []).extend([node.value, node.value])
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.target, cst.Name):
+            self.facts.assignments.setdefault(node.target.value, []).append(node.value)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         if isinstance(node.target, cst.Name) and node.value is not None:

@@ -61,6 +61,7 @@ def analyze(
         wrapper.visit(rule)
         rule.finish()
     context.sites[:] = _drop_claimed_detections(context.sites)
+    context.constant_leftovers.update(_unmigrated_constant_uses(context.sites))
     return context
 
 
@@ -83,16 +84,37 @@ def rewrite_source(
     module_name: str = "",
     rules: Sequence[type[Rule]] | None = None,
 ) -> tuple[str, list[Site]]:
-    """Rewrite ``source`` and return the new code with the sites found."""
-    context = analyze(
-        cst.parse_module(source),
-        config or Config(),
-        facts,
-        path=path,
-        module_name=module_name,
-        rules=rules,
-    )
+    """Rewrite ``source`` and return the new code with the sites found.
+
+    Without ``facts`` the gather pass runs over this one module first, as a whole run would.
+    """
+    config = config or Config()
+    module = cst.parse_module(source)
+    if facts is None:
+        facts = gather_module(module, config, path=path, module_name=module_name, rules=rules)
+    context = analyze(module, config, facts, path=path, module_name=module_name, rules=rules)
     return apply_edits(context).code, list(context.sites)
+
+
+def gather_module(
+    module: cst.Module,
+    config: Config,
+    *,
+    path: str = "<string>",
+    module_name: str = "",
+    rules: Sequence[type[Rule]] | None = None,
+) -> RepoFacts:
+    """The gather pass over a single module (for the ``str -> str`` seam and tests)."""
+    from .gather import facts_from_context, merge_facts
+
+    facts = RepoFacts()
+    for _round in range(3):
+        context = analyze(module, config, facts, path=path, module_name=module_name, rules=rules)
+        merged = merge_facts([], extra=[facts_from_context(context, module.code.encode())])
+        if merged.flow_key == facts.flow_key:
+            return merged
+        facts = merged
+    return facts
 
 
 # -- the file pipeline --------------------------------------------------------------------
@@ -158,12 +180,9 @@ class Pipeline:
         context: RuleContext,
         models: tuple[tuple[str, tuple[str, ...]], ...],
     ) -> FileResult:
-        facts = FileFacts(
-            model_fields=models,
-            templates=tuple(context.templates),
-            warning_functions=tuple(context.warning_functions),
-            marker_constants=tuple(context.marker_constants.items()),
-        )
+        from .gather import facts_from_context
+
+        facts = facts_from_context(context, models=models)
         sites = tuple(sorted(context.sites, key=_site_order))
         unchanged = FileResult(task.display, Status.PARSED, sites=sites, facts=facts)
         if not self.mode.rewrites or not (
@@ -245,6 +264,17 @@ def _drop_claimed_detections(sites: list[Site]) -> list[Site]:
         for s in sites
         if s.kind is not Kind.DETECTOR or not any(c.contains(s.position) for c in claimed)
     ]
+
+
+def _unmigrated_constant_uses(sites: list[Site]) -> set[str]:
+    """Sentinel constants still used somewhere no rewrite covers (they must not be deleted)."""
+    return {
+        reason.split(": ", 1)[1]
+        for site in sites
+        if site.kind is Kind.DETECTOR
+        for reason in site.reasons
+        if reason.startswith("use: ")
+    }
 
 
 class _EditApplier(cst.CSTTransformer):

@@ -12,7 +12,12 @@ import ast
 from collections.abc import Iterable
 
 from .inference.code import assign_codes
-from .model import FileResult, RepoFacts
+from typing import TYPE_CHECKING
+
+from .model import FileFacts, FileResult, RepoFacts
+
+if TYPE_CHECKING:
+    from .rules._base import RuleContext
 
 MODEL_MARKERS = (b"BaseModel", b"dataclass", b"TypedDict", b"NamedTuple")
 MODEL_BASES = {"BaseModel", "TypedDict", "NamedTuple", "BaseSettings"}
@@ -55,16 +60,43 @@ def _annotated_names(node: ast.ClassDef) -> tuple[str, ...]:
     )
 
 
+def facts_from_context(
+    context: RuleContext,
+    data: bytes | None = None,
+    *,
+    models: tuple[tuple[str, tuple[str, ...]], ...] = (),
+) -> FileFacts:
+    """What one analysed file contributes to the repository's facts."""
+    return FileFacts(
+        model_fields=models or (model_fields(data) if data is not None else ()),
+        templates=tuple(context.templates),
+        warning_functions=tuple(context.warning_functions),
+        marker_constants=tuple(context.marker_constants.items()),
+        warning_params=tuple(sorted(context.warning_params)),
+        function_shapes=tuple(context.function_shapes.items()),
+        constant_leftovers=tuple(sorted(context.constant_leftovers)),
+    )
+
+
 def merge_facts(
-    results: Iterable[FileResult], existing_codes: dict[str, str] | None = None
+    results: Iterable[FileResult],
+    existing_codes: dict[str, str] | None = None,
+    *,
+    extra: Iterable[FileFacts] = (),
 ) -> RepoFacts:
     """Combine per-file facts into the repository view, assigning one code per template."""
     fields: dict[str, tuple[str, ...]] = {}
     templates = []
     functions: set[str] = set()
     constants: dict[str, str] = {}
-    for facts in (r.facts for r in results if r.facts is not None):
+    params: set[str] = set()
+    shapes: dict[str, str] = {}
+    leftovers: set[str] = set()
+    for facts in [*(r.facts for r in results if r.facts is not None), *extra]:
         constants.update(facts.marker_constants)
+        params.update(facts.warning_params)
+        shapes.update(facts.function_shapes)
+        leftovers.update(facts.constant_leftovers)
         for name, names in facts.model_fields:
             fields[name] = tuple(dict.fromkeys([*fields.get(name, ()), *names]))
         templates.extend(facts.templates)
@@ -76,4 +108,7 @@ def merge_facts(
         code_values=values,
         warning_functions=frozenset(functions),
         marker_constants=constants,
+        warning_params=frozenset(params),
+        function_shapes=shapes,
+        constant_leftovers=frozenset(leftovers),
     )

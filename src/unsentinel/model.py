@@ -146,6 +146,9 @@ class FileFacts:
     templates: tuple[Template, ...] = ()
     warning_functions: tuple[str, ...] = ()
     marker_constants: tuple[tuple[str, str], ...] = ()  # NAME = "BLOCK:"-like constants
+    warning_params: tuple[str, ...] = ()  # "func@0", "func@name", "func@0:dict"
+    function_shapes: tuple[tuple[str, str], ...] = ()  # helper -> "list" / "item"
+    constant_leftovers: tuple[str, ...] = ()  # sentinel constants used where we can't migrate
 
 
 @dataclass(frozen=True)
@@ -157,6 +160,14 @@ class RepoFacts:
     code_values: dict[str, str] = field(default_factory=dict)  # constant name -> value
     warning_functions: frozenset[str] = frozenset()
     marker_constants: dict[str, str] = field(default_factory=dict)  # name -> text
+    warning_params: frozenset[str] = frozenset()
+    function_shapes: dict[str, str] = field(default_factory=dict)
+    constant_leftovers: frozenset[str] = frozenset()
+
+    @property
+    def flow_key(self) -> tuple[frozenset[str], frozenset[str], tuple[tuple[str, str], ...]]:
+        """What another gather round could change; stable means the facts converged."""
+        return (self.warning_functions, self.warning_params, tuple(sorted(self.function_shapes.items())))
 
     @property
     def all_model_fields(self) -> frozenset[str]:

@@ -19,6 +19,7 @@ from .gather import merge_facts
 from .model import FileResult, Mode, RepoFacts, Status
 from .writer import dirty_files, write_atomic
 
+GATHER_ROUNDS = 3  # each round follows warnings one call deeper; most repos converge in 2
 SERIAL_THRESHOLD = 16  # below this many files a pool costs more than it saves
 
 Progress = Callable[[str, int], Callable[[], None]]
@@ -104,11 +105,18 @@ def gather(
     progress: Progress | None = None,
 ) -> RepoFacts:
     """The read-only pass whose facts every file's rewrite may use."""
-    pipeline = Pipeline(config, RepoFacts(), Mode.CHECK, gather=True)
-    results = list(_map(tasks, pipeline, jobs, progress, "Gathering"))
     from .emit import existing_codes
 
-    return merge_facts(results, existing_codes(config))
+    facts = RepoFacts()
+    for _round in range(GATHER_ROUNDS):
+        pipeline = Pipeline(config, facts, Mode.CHECK, gather=True)
+        results = list(_map(tasks, pipeline, jobs, progress, "Gathering"))
+        merged = merge_facts(results, existing_codes(config))
+        converged = merged.flow_key == facts.flow_key
+        facts = merged
+        if converged:
+            break
+    return facts
 
 
 def write_changes(result: RunResult, config: Config, *, allow_dirty: bool) -> RunResult:

@@ -35,10 +35,15 @@ def emit_modules(
 ) -> list[FileResult]:
     """New or updated generated modules, as file results the writer treats like any other."""
     from .codes_module import emit_codes_module
+    from .error_codes_module import emit_error_modules
     from .model_module import emit_model_module
 
     results = list(results)
-    emitted = [emit_codes_module(results, facts, config), emit_model_module(results, config)]
+    emitted = [
+        emit_codes_module(results, facts, config),
+        emit_model_module(results, config),
+        *emit_error_modules(results, config),
+    ]
     return [r for r in emitted if r is not None]
 
 

@@ -73,7 +73,10 @@ _MESSAGE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         ("NOT_FOUND_RESOURCE", r"\b(not found|does not exist|doesn't exist|no such)\b"),
         ("VALIDATION_MISSING_PARAM", r"\b(missing|(is|are) required|required)\b"),
-        ("VALIDATION_INVALID_TYPE", r"\b(invalid|must be|must not|expected|malformed|bad|may only)\b"),
+        (
+            "VALIDATION_INVALID_TYPE",
+            r"\b(invalid|must be|must not|expected|malformed|bad|may only)\b",
+        ),
     )
 )
 
@@ -87,7 +90,10 @@ _EXCEPTION_CODES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
     (re.compile(pattern), codes)
     for pattern, codes in (
         (r"^UnicodeError$|^Unicode\w*Error$", ("VALIDATION_INVALID_ENCODING",)),
-        (r"^PermissionError$|Forbidden|Unauthori[sz]ed|Denied|^AccessError$", ("PERMISSION_DENIED",)),
+        (
+            r"^PermissionError$|Forbidden|Unauthori[sz]ed|Denied|^AccessError$",
+            ("PERMISSION_DENIED",),
+        ),
         (r"^FileNotFoundError$", ("NOT_FOUND_RESOURCE",)),
         (
             r"^KeyError$",
@@ -138,9 +144,7 @@ def infer_error_code(
     if status is not None:
         return code_from_status(status, message)
     if exceptions:
-        inferred = code_from_exceptions(
-            exceptions, message, external_binary=external_binary
-        )
+        inferred = code_from_exceptions(exceptions, message, external_binary=external_binary)
         if inferred is not None:
             return inferred
     if message:

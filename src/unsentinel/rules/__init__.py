@@ -8,7 +8,11 @@ from __future__ import annotations
 
 from ..config import Config
 from ._base import Example, Rule, RuleContext
+from .error_dict import ErrorDict
 from .sentinel_string import SentinelConstant, SentinelString
+from .sentinel_definition import SentinelDefinition
+from .warning_annotation import WarningAnnotation
+from .warning_consumer import WarningConsumer
 from .warning_producer import PlainWarningProducer, SentinelWarningProducer
 
 ALL_RULES: tuple[type[Rule], ...] = (
@@ -18,6 +22,14 @@ ALL_RULES: tuple[type[Rule], ...] = (
     # Producers: strings flowing into warnings lists become Warning(...).
     SentinelWarningProducer,
     PlainWarningProducer,
+    # Consumers: reads of the migrated warnings switch to severity / message.
+    WarningConsumer,
+    # Annotations follow the data the producers and consumers now agree on.
+    WarningAnnotation,
+    # Last: the constant goes only when the gather pass found no use left behind.
+    SentinelDefinition,
+    # Error dicts (UNS501): independent of the warning rules; edits never overlap theirs.
+    ErrorDict,
 )
 
 

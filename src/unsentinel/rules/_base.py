@@ -80,8 +80,22 @@ class RuleContext:
         self.templates: list[Template] = []
         self.warning_functions: list[str] = []
         self.marker_constants: dict[str, str] = {}
+        self.warning_params: set[str] = set()
+        self.function_shapes: dict[str, str] = {}
+        self.constant_leftovers: set[str] = set()
         self._positions = wrapper.resolve(PositionProvider)
         self._parents = wrapper.resolve(ParentNodeProvider)
+
+    @cached_property
+    def is_test_file(self) -> bool:
+        name = self.path.replace("\\", "/").rsplit("/", 1)[-1]
+        parts = self.path.replace("\\", "/").split("/")
+        return (
+            name.startswith("test_")
+            or name.endswith("_test.py")
+            or name == "conftest.py"
+            or "tests" in parts[:-1]
+        )
 
     @cached_property
     def scopes(self) -> Mapping[cst.CSTNode, Any]:

@@ -52,9 +52,7 @@ def read_message(node: cst.BaseExpression, exception_alias: str | None) -> Messa
         text = _literal(node)
     if text is not None:
         text = re.sub(r"%(\(\w+\))?[-#0 +]*\d*(\.\d+)?[sdrifgxoe]", "{}", text)
-    placeholders = tuple(
-        (_detail_key(n), n) for n in dict.fromkeys(names) if n != exception_alias
-    )
+    placeholders = tuple((_detail_key(n), n) for n in dict.fromkeys(names) if n != exception_alias)
     return Message(text, translated, placeholders)
 
 
@@ -84,7 +82,7 @@ def _fstring(node: cst.FormattedString) -> tuple[str, list[str]]:
     for part in node.parts:
         if isinstance(part, cst.FormattedStringText):
             text.append(part.value)
-        else:
+        elif isinstance(part, cst.FormattedStringExpression):
             text.append("{}")
             if isinstance(part.expression, cst.Name):
                 names.append(part.expression.value)

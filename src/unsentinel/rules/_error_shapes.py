@@ -23,8 +23,17 @@ DETAIL_CONTAINERS = ("errorDetails", "error_details", "details")
 
 # Calls that carry a response body, and the keyword naming the body / status.
 RESPONSE_CALLS = frozenset(
-    {"jsonify", "make_response", "JSONResponse", "ORJSONResponse", "UJSONResponse",
-     "Response", "HttpResponse", "JsonResponse", "dumps"}
+    {
+        "jsonify",
+        "make_response",
+        "JSONResponse",
+        "ORJSONResponse",
+        "UJSONResponse",
+        "Response",
+        "HttpResponse",
+        "JsonResponse",
+        "dumps",
+    }
 )
 BODY_KEYWORDS = frozenset({"content", "body", "response", "data", "obj"})
 STATUS_KEYWORDS = frozenset({"status", "status_code", "code"})
@@ -95,11 +104,11 @@ def is_stringish(node: cst.BaseExpression) -> bool:
     if isinstance(node, cst.SimpleString):
         return isinstance(node.evaluated_value, str)
     if isinstance(node, cst.Call):
-        return m.matches(node.func, m.Name("str") | m.Name("repr")) or call_name(node) in TRANSLATORS
+        return (
+            m.matches(node.func, m.Name("str") | m.Name("repr")) or call_name(node) in TRANSLATORS
+        )
     if isinstance(node, cst.BinaryOperation):
         return isinstance(node.operator, (cst.Modulo, cst.Add)) and is_stringish(node.left)
-    if isinstance(node, cst.Call) or isinstance(node, cst.Attribute):
-        return False
     return isinstance(node, cst.Name) and node.value not in ("None", "True", "False")
 
 
@@ -268,7 +277,7 @@ def exception_names(handler: cst.ExceptHandler) -> tuple[str, ...]:
     items = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
     names = []
     for item in items:
-        value = item.value if isinstance(item, cst.Element) else item
+        value = item.value if isinstance(item, cst.BaseElement) else item
         dotted = _dotted(value)
         if dotted:
             names.append(dotted)

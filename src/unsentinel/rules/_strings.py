@@ -136,6 +136,14 @@ def _fstring(expr: cst.FormattedString, parts: list[cst.BaseFormattedStringConte
             only.expression, (cst.Name, cst.Attribute)
         ):
             return only.expression
+    if all(isinstance(p, cst.FormattedStringText) for p in parts) and "{" not in "".join(
+        p.value for p in parts if isinstance(p, cst.FormattedStringText)
+    ):
+        # No placeholders left: a plain literal reads better than an f-string.
+        quote = expr.end
+        letters = expr.start[: -len(quote)].replace("f", "").replace("F", "")
+        body = "".join(p.value for p in parts if isinstance(p, cst.FormattedStringText))
+        return cst.SimpleString(f"{letters}{quote}{body}{quote}", lpar=expr.lpar, rpar=expr.rpar)
     return expr.with_changes(parts=parts)
 
 

@@ -46,7 +46,7 @@ from ..inference.error_code import infer_error_code
 from ..model import Action, Inferred, Kind
 from . import _error_build as build
 from ._base import Example, Rule, RuleContext
-from ._error_consumers import ConsumerFinder, is_test_path
+from ._error_consumers import ConsumerFinder
 from ._error_shapes import (
     DETAIL_CONTAINERS,
     MESSAGE_KEYS,
@@ -112,7 +112,9 @@ class ErrorDict(Rule):
             'def created():\n    return jsonify({"message": "created"}), 201\n',
             id="message in a success response",
         ),
-        Example('def doc():\n    """Fails with ``{"error": "note 7 not found"}``."""\n', id="docstring"),
+        Example(
+            'def doc():\n    """Fails with ``{"error": "note 7 not found"}``."""\n', id="docstring"
+        ),
     )
     INVALID = (
         Example(
@@ -225,7 +227,6 @@ class ErrorDict(Rule):
                 assert resp["error"]["message"] == "note 7 not found"
             """,
             id="consumer in a test",
-            config={"path": "tests/test_tools.py"},
         ),
         Example(
             """
@@ -239,7 +240,7 @@ class ErrorDict(Rule):
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
         self._incremental: dict[cst.FunctionDef, set[str]] = {}
-        self._consumers = ConsumerFinder(self, context) if is_test_path(context.path) else None
+        self._consumers = ConsumerFinder(self, context)
 
     @classmethod
     def needles(cls, config: Config) -> tuple[bytes, ...]:
@@ -280,7 +281,9 @@ class ErrorDict(Rule):
 
     def _remember_incremental(self, node: cst.Assign, name: str, value: cst.Dict) -> None:
         values = elements_by_key(value)
-        if not values or not any(is_false(values.get(k, cst.Name("x"))) for k in ("success", "ok", "succeed")):
+        if not values or not any(
+            is_false(values.get(k, cst.Name("x"))) for k in ("success", "ok", "succeed")
+        ):
             return
         if not any(k in values for k in MESSAGE_KEYS):
             return
@@ -392,12 +395,13 @@ class ErrorDict(Rule):
         self.context.report(self, node, message, kind=Kind.ERROR, action=Action.REPORT)
 
     def _in_assertion(self, node: cst.CSTNode) -> bool:
-        return any(isinstance(a, (cst.Assert, cst.Comparison)) for a in self.context.ancestors(node))
+        return any(
+            isinstance(a, (cst.Assert, cst.Comparison)) for a in self.context.ancestors(node)
+        )
 
     # -- consumers ----------------------------------------------------------------------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        if self._consumers is not None:
-            self._consumers.scan_function(node)
+        self._consumers.scan_function(node)
 
 
 def _subscript_key(node: cst.Subscript) -> str | None:

@@ -34,8 +34,9 @@ from ._base import Example, Rule
 
 
 def sentinel_markers(config: Config) -> tuple[str, ...]:
-    """The prefixes as they appear in text, without trailing blanks ("STOP: " -> "STOP:")."""
-    return tuple(prefix.rstrip() for prefix in config.sentinel_prefixes if prefix.strip())
+    """Sentinel prefixes and configured markers as they appear in text, without trailing
+    blanks ("STOP: " -> "STOP:")."""
+    return tuple(marker.rstrip() for marker in config.severity_markers if marker.strip())
 
 
 def leading_text(node: cst.BaseExpression) -> str | None:
@@ -135,7 +136,8 @@ class SentinelConstant(Rule):
         return tuple(name.encode() for name in config.sentinel_constants)
 
     def visit_Name(self, node: cst.Name) -> None:
-        if node.value not in self.config.sentinel_constants:
+        known = node.value in self.config.sentinel_constants
+        if not known and node.value not in self.context.facts.marker_constants:
             return
         self.context.report(
             self,
@@ -143,4 +145,16 @@ class SentinelConstant(Rule):
             f"Reference to sentinel constant {node.value}",
             kind=Kind.DETECTOR,
             action=Action.REPORT,
+            reasons=(f"{self._role(node)}: {node.value}",),
         )
+
+    def _role(self, node: cst.Name) -> str:
+        """``use`` unless the name is being imported or defined: only uses block deletion."""
+        for ancestor in self.context.ancestors(node):
+            if isinstance(ancestor, (cst.Import, cst.ImportFrom)):
+                return "import"
+            if isinstance(ancestor, cst.AssignTarget):
+                return "definition"
+            if isinstance(ancestor, cst.BaseStatement):
+                break
+        return "use"

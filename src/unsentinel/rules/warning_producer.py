@@ -91,9 +91,16 @@ class WarningProducer(Rule):
                 self._candidate(node.args[APPENDERS[method]].value)
             elif method == "extend" and node.args:
                 self._elements(node.args[0].value)
-        for arg in node.args:
-            if arg.keyword is not None and self.analysis.is_warning_list_name(arg.keyword.value):
+        callee = last_name(func)
+        params = self.context.facts.warning_params
+        for index, arg in enumerate(node.args):
+            keyword = arg.keyword.value if arg.keyword is not None else None
+            if keyword is not None and self.analysis.is_warning_list_name(keyword):
                 self._elements(arg.value)
+            elif callee and f"{callee}@{keyword if keyword else index}" in params:
+                # A literal list handed to a helper that takes warnings (often in tests).
+                if isinstance(arg.value, (cst.List, cst.Tuple)):
+                    self._elements(arg.value)
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         if isinstance(node.operator, cst.AddAssign) and self.analysis.is_warning_list(node.target):
@@ -139,7 +146,7 @@ class WarningProducer(Rule):
         elif single:
             self._candidate(expr)
         else:
-            self._record_call_flow(expr, "")
+            self._record_call_flow(expr, "", shape="list")
 
     def _candidate(self, expr: cst.BaseExpression) -> None:
         if isinstance(expr, cst.IfExp):
@@ -150,7 +157,7 @@ class WarningProducer(Rule):
         elif isinstance(expr, cst.Name):
             self._local_flow(expr)
         else:
-            self._record_call_flow(expr, "")
+            self._record_call_flow(expr, "", shape="item")
 
     def _local_flow(self, name: cst.Name) -> None:
         """``warnings.append(note)``: follow ``note`` to its assignment in this function."""
@@ -162,16 +169,18 @@ class WarningProducer(Rule):
         if value is not None and is_stringish(value):
             self._producer(value)
         elif value is not None:
-            self._record_call_flow(value, "")
+            self._record_call_flow(value, "", shape="item")
 
-    def _record_call_flow(self, expr: cst.BaseExpression, suffix: str) -> None:
+    def _record_call_flow(self, expr: cst.BaseExpression, suffix: str, shape: str = "") -> None:
         """A helper call whose result lands in a warnings list returns warnings."""
         if isinstance(expr, cst.Await):
             expr = expr.expression
         if isinstance(expr, cst.Call):
             callee = last_name(expr.func)
-            if callee:
+            if callee and callee not in ("list", "sorted", "get", "copy"):
                 self.context.warning_functions.append(callee + suffix)
+                if shape and not suffix:
+                    self.context.function_shapes[callee] = shape
 
     def _record_unpacked_flow(self, node: cst.Assign) -> None:
         """``loc, note = resolve(...)`` then ``warnings.append(note)``: resolve#1 is a warning."""
@@ -219,9 +228,13 @@ class WarningProducer(Rule):
         return False
 
     # -- the rewrite -------------------------------------------------------------------
-    def _strip(self, expr: cst.BaseExpression) -> Stripped | None:
+    def _strip(self, expr: cst.BaseExpression, site: cst.BaseExpression | None = None) -> Stripped | None:
+        """``site`` is the node in the original tree (``expr`` may be a rebuilt copy)."""
         return strip_marker(
-            expr, self.config.severity_markers, self._constant_marker, self._runtime_prefix(expr)
+            expr,
+            self.config.severity_markers,
+            self._constant_marker,
+            self._runtime_prefix(site if site is not None else expr),
         )
 
     def _constant_marker(self, name: str) -> Marker | None:
@@ -278,9 +291,13 @@ class WarningProducer(Rule):
         template = template_text(parts)
         severity, severity_code = self._severity(stripped, template)
         field_path = self._field_path(expr, parts, facts, severity.value)
-        code = self._code(template, function)
+        if self.context.is_test_file:
+            # Test data stands for real warnings; it must not mint codes of its own.
+            code = Inferred.high(None, "test data: no code of its own")
+        else:
+            code = self._code(template, function)
+            self.context.templates.append(_template(template))
         self._schedule(expr, stripped, severity_code, field_path, code)
-        self.context.templates.append(_template(template))
         kind = "sentinel warning" if stripped.marker or stripped.runtime else "plain warning"
         reasons = [f"template: {template!r}"]
         low = any(v.confidence.value == "low" for v in (severity, field_path, code))
@@ -375,18 +392,21 @@ class WarningProducer(Rule):
         suffix_length = len(end_line_text.rstrip()) - (position.end_column - 1)
         block_indent = self._block_indent(expr)
         message = stripped.message
-        codes_import = self._add_imports()
+        codes_import = self._add_imports(with_codes=code.value is not None)
         class_name = self._warning_class_name()
 
         def build(updated: cst.CSTNode) -> cst.CSTNode:
             assert isinstance(updated, cst.BaseExpression)
-            restripped = self._strip(updated) if stripped.marker or stripped.runtime else None
-            new_message = restripped.message if restripped else (message if updated is expr else updated)
+            if updated is expr or not (stripped.marker or stripped.runtime):
+                new_message = message if updated is expr else updated
+            else:  # an inner edit rebuilt the node: strip the rebuilt copy the same way
+                restripped = self._strip(updated, site=expr)
+                new_message = restripped.message if restripped else message
             arguments = [
                 ("severity", severity_code),
                 ("message", expression_code(new_message)),
                 ("field_path", _path_code(field_path.value)),
-                ("code", f"{codes_import}.{code.value}"),
+                ("code", f"{codes_import}.{code.value}" if code.value else "None"),
             ]
             text = call_code(
                 class_name,
@@ -425,8 +445,15 @@ class WarningProducer(Rule):
                 for s in statement.body
             ):
                 self.context.replace(statement, lambda _: cst.RemoveFromParent())
+                self.context.report(
+                    self,
+                    statement,
+                    f"Run-time prefix {runtime.name!r} removed: the severity is conditional now",
+                    kind=Kind.PRODUCER,
+                    action=Action.REWRITE,
+                )
 
-    def _add_imports(self) -> str:
+    def _add_imports(self, *, with_codes: bool = True) -> str:
         from ..files import module_name  # files -> engine -> rules: import late
 
         config = self.config
@@ -434,7 +461,9 @@ class WarningProducer(Rule):
         package, _, name = codes_module.rpartition(".")
         if self.context.module_name == codes_module:
             return name
-        if package:
+        if not with_codes:
+            pass
+        elif package:
             self.context.add_import(package, name)
         else:
             self.context.add_import(name)
