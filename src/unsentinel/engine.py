@@ -17,11 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import libcst as cst
-from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
 from .config import Config
 from .gather import model_fields
+from .imports import fix_imports
 from .model import FileFacts, FileResult, Kind, Mode, RepoFacts, Site, Status
 from .prefilter import Prefilter
 from .rules import Rule, RuleContext, enabled_rules
@@ -157,6 +156,9 @@ class Pipeline:
             text, _encoding = decode_source(data)
         except SourceError as exc:
             return _failed(task, str(exc))
+        too_deep = _too_deep(data)
+        if too_deep is not None:
+            return _failed(task, too_deep)
         try:
             module = cst.parse_module(data)
         except cst.ParserSyntaxError as exc:
@@ -232,6 +234,26 @@ def _read(task: FileTask, config: Config) -> bytes | FileResult:
     return data
 
 
+def _too_deep(data: bytes) -> str | None:
+    """Why ``data`` is too deeply nested to hand to LibCST, or None.
+
+    LibCST's native parser overflows its stack on deep nesting (thousands of parentheses,
+    operators or attribute accesses): a segmentation fault that takes the whole run down.
+    CPython's own parser refuses such code cleanly, so it judges first. Other syntax
+    errors are left to LibCST, which knows grammar newer than the running Python.
+    """
+    try:
+        ast.parse(data)
+    except (RecursionError, MemoryError):
+        return "too deeply nested to parse (Python's own parser gives up too)"
+    except SyntaxError as exc:
+        if exc.msg == "too many nested parentheses":
+            return f"too deeply nested to parse: {exc.msg}"
+    except ValueError:  # e.g. "source code string cannot contain null bytes"
+        pass
+    return None
+
+
 def _validate(original: str, new_code: str, display: str) -> None:
     """Refuse output that does not parse. ``ast`` only judges what this Python can parse."""
     try:
@@ -288,17 +310,4 @@ class _EditApplier(cst.CSTTransformer):
 
 
 def _fix_imports(module: cst.Module, context: RuleContext) -> cst.Module:
-    codemod_context = CodemodContext(full_module_name=context.module_name or None)
-    for request in context.removed_imports:
-        RemoveImportsVisitor.remove_unused_import(
-            codemod_context, request.module, request.name, request.alias
-        )
-    for request in context.imports:
-        AddImportsVisitor.add_needed_import(
-            codemod_context, request.module, request.name, request.alias
-        )
-    if context.removed_imports:
-        module = RemoveImportsVisitor(codemod_context).transform_module(module)
-    if context.imports:
-        module = AddImportsVisitor(codemod_context).transform_module(module)
-    return module
+    return fix_imports(module, context.imports, context.removed_imports, context.module_name)

@@ -111,4 +111,5 @@ def merge_facts(
         warning_params=frozenset(params),
         function_shapes=shapes,
         constant_leftovers=frozenset(leftovers),
+        gathered=True,
     )

@@ -163,6 +163,7 @@ class RepoFacts:
     warning_params: frozenset[str] = frozenset()
     function_shapes: dict[str, str] = field(default_factory=dict)
     constant_leftovers: frozenset[str] = frozenset()
+    gathered: bool = False  # True once a whole-repository gather pass produced these facts
 
     @property
     def flow_key(self) -> tuple[frozenset[str], frozenset[str], tuple[tuple[str, str], ...]]:

@@ -9,7 +9,8 @@ from rich.console import Console
 
 def make_console(*, stderr: bool = True) -> Console:
     stream = sys.stderr if stderr else sys.stdout
-    return Console(file=stream, highlight=False, soft_wrap=True)
+    # No emoji codes: a file named ":cat:.py" must be printed as it is named.
+    return Console(file=stream, highlight=False, soft_wrap=True, emoji=False)
 
 
 def is_tty(*, stderr: bool = False) -> bool:

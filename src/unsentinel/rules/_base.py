@@ -23,6 +23,7 @@ from libcst.metadata import (
 )
 
 from ..config import Config
+from ..imports import ImportRequest
 from ..model import Action, Inferred, Kind, Position, RepoFacts, Site, Template
 
 if TYPE_CHECKING:
@@ -47,13 +48,6 @@ class Example:
     @property
     def expected(self) -> str | None:
         return None if self.after is None else textwrap.dedent(self.after).lstrip("\n")
-
-
-@dataclass(frozen=True)
-class ImportRequest:
-    module: str
-    name: str | None = None  # None: ``import module``
-    alias: str | None = None
 
 
 class RuleContext:

@@ -96,6 +96,10 @@ class WarningAnnotation(Rule):
         indexed = sorted(
             int(fact.split("#")[1]) for fact in facts.warning_functions if fact.startswith(f"{name}#")
         )
+        if self._returns_warnings(node):
+            # Other modules' calls to this helper now yield warnings too (a gather fact).
+            self.context.warning_functions.append(name)
+            self.context.function_shapes[name] = "list"
         if name in facts.warning_functions or self._returns_warnings(node):
             self._rewrite(node.returns, dict_items=False)
         for index in indexed:

@@ -240,6 +240,40 @@ class WarningConsumer(Rule):
             return
         self._replace(kind, "dict" if shape.is_dict else self.context.analysis.warning_class, "isinstance check on the new type")
 
+    def visit_Return(self, node: cst.Return) -> None:
+        """``-> dict[str, list[str]]`` promises text: warnings placed in it become messages."""
+        function = self.context.analysis.enclosing_function(node)
+        if function is None or function.returns is None or node.value is None:
+            return
+        if not _promises_text(function.returns.annotation):
+            return
+        if self._shape(node.value) is not None:
+            return  # the whole value is warnings: the annotation rule retypes it instead
+        self._string_context(node.value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is None or self.context.analysis.is_warning_list(node.target):
+            return
+        if _promises_text(node.annotation.annotation) and self._shape(node.value) is None:
+            self._string_context(node.value)
+
+    def _string_context(self, expr: cst.BaseExpression) -> None:
+        """Bare warnings where text is promised: list elements, dict values, comprehension items."""
+        if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+            self._message_of(expr.elt, "warning where the annotation promises str")
+        elif isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
+            for element in expr.elements:
+                self._string_context(element.value)
+        elif isinstance(expr, cst.Dict):
+            for element in expr.elements:
+                if isinstance(element, cst.DictElement):
+                    self._string_context(element.value)
+        elif isinstance(expr, cst.IfExp):
+            self._string_context(expr.body)
+            self._string_context(expr.orelse)
+        else:
+            self._message_of(expr, "warning where the annotation promises str")
+
     def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> None:
         self._message_of(node.expression, "warning shown in an f-string")
 
@@ -371,6 +405,18 @@ _SHARED_SEVERITY = (
 
 def _access(subject: str, field: str, shape: Shape) -> str:
     return f'{subject}["{field}"]' if shape.is_dict else f"{subject}.{field}"
+
+
+def _promises_text(annotation: cst.BaseExpression) -> bool:
+    """Does an annotation name ``str`` (and nothing that could hold a warning object)?"""
+    names: set[str] = set()
+
+    class _Names(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            names.add(node.value)
+
+    annotation.visit(_Names())
+    return "str" in names and not names & {"Any", "object", "Warning", "StructuredWarning"}
 
 
 def _negated(node: cst.CSTNode, context) -> bool:  # type: ignore[no-untyped-def]

@@ -60,6 +60,10 @@ from ._strings import (
 )
 
 APPENDERS = {"append": 0, "insert": 1}
+# Calls whose result in a warnings list says nothing about a helper returning warnings.
+NOT_HELPERS = frozenset(
+    "field Field list dict set tuple sorted reversed copy deepcopy get pop default_factory".split()
+)
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(=?)")
 
 
@@ -120,13 +124,14 @@ class WarningProducer(Rule):
         if function is None or node.value is None:
             return
         name = function.name.value
-        if name in self.context.facts.warning_functions or self._returns_marked(function):
-            self._elements(node.value, single=True)
-        for fact in self.context.facts.warning_functions:
-            if fact.startswith(f"{name}#") and isinstance(node.value, cst.Tuple):
-                index = int(fact.split("#")[1])
+        marked = self._marked_slots(function)
+        if isinstance(node.value, cst.Tuple):
+            slots = {int(f.split("#")[1]) for f in self.context.facts.warning_functions if f.startswith(f"{name}#")}
+            for index in sorted(slots | {m for m in marked if m is not None}):
                 if index < len(node.value.elements):
                     self._candidate(node.value.elements[index].value)
+        elif name in self.context.facts.warning_functions or None in marked:
+            self._elements(node.value, single=True)
 
     # -- candidates ----------------------------------------------------------------------
     @property
@@ -177,7 +182,7 @@ class WarningProducer(Rule):
             expr = expr.expression
         if isinstance(expr, cst.Call):
             callee = last_name(expr.func)
-            if callee and callee not in ("list", "sorted", "get", "copy"):
+            if callee and callee not in NOT_HELPERS:
                 self.context.warning_functions.append(callee + suffix)
                 if shape and not suffix:
                     self.context.function_shapes[callee] = shape
@@ -211,21 +216,25 @@ class WarningProducer(Rule):
                 return True
         return False
 
-    def _returns_marked(self, function: cst.FunctionDef) -> bool:
-        """A helper that returns a sentinel string returns warnings."""
+    def _marked_slots(self, function: cst.FunctionDef) -> set[int | None]:
+        """Where a helper returns sentinel strings: ``None`` for the whole value (a list or a
+        single string), an index for a slot of a returned tuple."""
+        slots: set[int | None] = set()
         for statement in _returns(function):
             value = statement.value
-            if value is None:
-                continue
-            candidates = (
-                [e.value for e in value.elements]
-                if isinstance(value, (cst.List, cst.Tuple))
-                else [value]
-            )
-            for candidate in candidates:
-                if is_stringish(candidate) and self._strip(candidate) is not None:
-                    return True
-        return False
+            if isinstance(value, cst.Tuple):
+                for index, element in enumerate(value.elements):
+                    if self._is_marked(element.value):
+                        slots.add(index)
+            elif isinstance(value, cst.List):
+                if any(self._is_marked(e.value) for e in value.elements):
+                    slots.add(None)
+            elif value is not None and self._is_marked(value):
+                slots.add(None)
+        return slots
+
+    def _is_marked(self, expr: cst.BaseExpression) -> bool:
+        return is_stringish(expr) and self._strip(expr) is not None
 
     # -- the rewrite -------------------------------------------------------------------
     def _strip(self, expr: cst.BaseExpression, site: cst.BaseExpression | None = None) -> Stripped | None:

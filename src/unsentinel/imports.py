@@ -1,0 +1,266 @@
+"""Add and remove imports the way isort would have written them.
+
+LibCST's ``AddImportsVisitor`` appends after the last import and ``RemoveImportsVisitor``
+drops a statement together with the blank line before it; both make diffs noisier than a
+person would. Here a new ``from pkg.mod import Name`` joins the block of imports from the
+same top-level package, at its sorted place, or starts a new block after the last import;
+a removed statement hands its blank lines and comments on to the statement after it.
+Merging a name into an existing ``from X import ...`` is left to LibCST, which handles
+parenthesised lists and trailing commas.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor
+
+
+@dataclass(frozen=True)
+class ImportRequest:
+    module: str
+    name: str | None = None  # None: ``import module``
+    alias: str | None = None
+
+
+def fix_imports(
+    module: cst.Module,
+    add: Sequence[ImportRequest],
+    remove: Sequence[ImportRequest],
+    module_name: str = "",
+) -> cst.Module:
+    if remove:
+        module = _remove_unused(module, remove)
+    merged = [r for r in add if r.name is not None and _from_import_of(module, r.module)]
+    fresh = [r for r in add if r not in merged and not _already_imported(module, r)]
+    for request in sorted(fresh, key=lambda r: (r.module, r.name or "")):
+        module = _insert(module, request)
+    if merged:
+        context = CodemodContext(full_module_name=module_name or None)
+        for request in merged:
+            AddImportsVisitor.add_needed_import(context, request.module, request.name, request.alias)
+        module = AddImportsVisitor(context).transform_module(module)
+    return module
+
+
+# -- removal ------------------------------------------------------------------------------
+
+
+def _remove_unused(module: cst.Module, remove: Sequence[ImportRequest]) -> cst.Module:
+    used = _names_used_outside_imports(module)
+    body = list(module.body)
+    index = 0
+    while index < len(body):
+        statement = body[index]
+        updated = _without_unused(statement, remove, used)
+        if updated is statement:
+            index += 1
+            continue
+        if updated is None:
+            del body[index]
+            if index < len(body):
+                body[index] = _take_leading_lines(body[index], statement)
+            continue
+        body[index] = updated
+        index += 1
+    return module.with_changes(body=body)
+
+
+def _without_unused(
+    statement: cst.BaseStatement, remove: Sequence[ImportRequest], used: set[str]
+) -> cst.BaseStatement | None:
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return statement
+    node = statement.body[0]
+    if not isinstance(node, cst.ImportFrom) or isinstance(node.names, cst.ImportStar):
+        return statement
+    module = _module_of(node)
+    doomed = {
+        alias
+        for alias in node.names
+        for request in remove
+        if request.module == module
+        and request.name == alias.evaluated_name
+        and (alias.evaluated_alias or alias.evaluated_name) not in used
+    }
+    if not doomed:
+        return statement
+    kept = [alias for alias in node.names if alias not in doomed]
+    if not kept:
+        return None
+    last = kept[-1]
+    if last.comma is not cst.MaybeSentinel.DEFAULT and not node.rpar:
+        kept[-1] = last.with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return statement.with_changes(body=[node.with_changes(names=kept)])
+
+
+def _take_leading_lines(
+    following: cst.BaseStatement, removed: cst.BaseStatement
+) -> cst.BaseStatement:
+    """Keep the larger gap and every comment when ``removed`` disappears before ``following``."""
+    mine = list(removed.leading_lines)
+    theirs = list(following.leading_lines)
+    comments = [line for line in [*mine, *theirs] if line.comment is not None]
+    blanks = max(_blank_count(mine), _blank_count(theirs))
+    blank_lines = [cst.EmptyLine()] * blanks
+    return following.with_changes(leading_lines=[*blank_lines, *comments] if not theirs or theirs[0].comment is None else [*blank_lines, *comments])
+
+
+def _blank_count(lines: list[cst.EmptyLine]) -> int:
+    return sum(1 for line in lines if line.comment is None)
+
+
+def _names_used_outside_imports(module: cst.Module) -> set[str]:
+    used: set[str] = set()
+
+    class _Names(cst.CSTVisitor):
+        def visit_Import(self, node: cst.Import) -> bool:
+            return False
+
+        def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+            return False
+
+        def visit_Name(self, node: cst.Name) -> None:
+            used.add(node.value)
+
+        def visit_SimpleString(self, node: cst.SimpleString) -> None:
+            # ``__all__ = ["NAME"]`` and string annotations keep a name alive.
+            value = node.evaluated_value
+            if isinstance(value, str) and value.isidentifier():
+                used.add(value)
+
+    module.visit(_Names())
+    return used
+
+
+# -- insertion ----------------------------------------------------------------------------
+
+
+def _insert(module: cst.Module, request: ImportRequest) -> cst.Module:
+    statement = _statement_for(request)
+    body = list(module.body)
+    imports = [i for i, s in enumerate(body) if _import_module(s) is not None]
+    if not imports:
+        position = _after_docstring_and_future(body)
+        statement = statement.with_changes(leading_lines=[cst.EmptyLine()] if position else [])
+        body.insert(position, statement)
+        return module.with_changes(body=body)
+    run = _run_for(body, imports, _top(request.module))
+    if run is None:
+        last = imports[-1]
+        body.insert(last + 1, statement.with_changes(leading_lines=[cst.EmptyLine()]))
+        return module.with_changes(body=body)
+    for index in run:
+        if _sort_key(_import_module(body[index]) or "") > _sort_key(request.module):
+            if index == run[0]:  # the new first line of the block takes over its gap
+                statement = statement.with_changes(leading_lines=body[index].leading_lines)
+                body[index] = body[index].with_changes(leading_lines=[])
+            body.insert(index, statement)
+            return module.with_changes(body=body)
+    body.insert(run[-1] + 1, statement)
+    return module.with_changes(body=body)
+
+
+def _statement_for(request: ImportRequest) -> cst.SimpleStatementLine:
+    alias = f" as {request.alias}" if request.alias else ""
+    if request.name is None:
+        code = f"import {request.module}{alias}\n"
+    else:
+        code = f"from {request.module} import {request.name}{alias}\n"
+    statement = cst.parse_statement(code)
+    assert isinstance(statement, cst.SimpleStatementLine)
+    return statement
+
+
+def _run_for(body: list[cst.BaseStatement], imports: list[int], top: str) -> list[int] | None:
+    """The block (imports not separated by a blank line) whose modules share ``top``."""
+    runs: list[list[int]] = []
+    for index in imports:
+        starts_block = not runs or index != runs[-1][-1] + 1 or bool(body[index].leading_lines)
+        if starts_block:
+            runs.append([index])
+        else:
+            runs[-1].append(index)
+    for run in runs:
+        if any(_top(_import_module(body[i]) or "") == top for i in run):
+            return run
+    return None
+
+
+def _after_docstring_and_future(body: list[cst.BaseStatement]) -> int:
+    position = 0
+    for index, statement in enumerate(body):
+        if index == 0 and _is_docstring(statement):
+            position = 1
+        elif _import_module(statement) == "__future__":
+            position = index + 1
+        else:
+            break
+    return position
+
+
+def _is_docstring(statement: cst.BaseStatement) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )
+
+
+def _import_module(statement: cst.BaseStatement) -> str | None:
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    node = statement.body[0]
+    if isinstance(node, cst.ImportFrom):
+        return _module_of(node)
+    if isinstance(node, cst.Import):
+        return _dotted(node.names[0].name)
+    return None
+
+
+def _module_of(node: cst.ImportFrom) -> str:
+    dots = "." * len(node.relative)
+    return dots + (_dotted(node.module) if node.module is not None else "")
+
+
+def _dotted(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return f"{_dotted(node.value)}.{node.attr.value}"
+    return ""
+
+
+def _top(module: str) -> str:
+    return module.lstrip(".").split(".")[0] if not module.startswith(".") else "."
+
+
+def _sort_key(module: str) -> str:
+    return module.lower()
+
+
+def _from_import_of(module: cst.Module, name: str) -> bool:
+    return any(
+        isinstance(s, cst.SimpleStatementLine)
+        and len(s.body) == 1
+        and isinstance(s.body[0], cst.ImportFrom)
+        and not isinstance(s.body[0].names, cst.ImportStar)
+        and _module_of(s.body[0]) == name
+        for s in module.body
+    )
+
+
+def _already_imported(module: cst.Module, request: ImportRequest) -> bool:
+    if request.name is not None:
+        return False  # handled by the merge path
+    return any(
+        isinstance(s, cst.SimpleStatementLine)
+        and len(s.body) == 1
+        and isinstance(s.body[0], cst.Import)
+        and any(_dotted(a.name) == request.module for a in s.body[0].names)
+        for s in module.body
+    )
