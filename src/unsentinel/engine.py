@@ -310,4 +310,11 @@ class _EditApplier(cst.CSTTransformer):
 
 
 def _fix_imports(module: cst.Module, context: RuleContext) -> cst.Module:
-    return fix_imports(module, context.imports, context.removed_imports, context.module_name)
+    root = context.config.root
+
+    def is_first_party(top: str) -> bool:
+        return any((base / top).exists() or (base / f"{top}.py").exists() for base in (root, root / "src"))
+
+    return fix_imports(
+        module, context.imports, context.removed_imports, context.module_name, is_first_party
+    )

@@ -11,7 +11,8 @@ parenthesised lists and trailing commas.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
@@ -31,13 +32,18 @@ def fix_imports(
     add: Sequence[ImportRequest],
     remove: Sequence[ImportRequest],
     module_name: str = "",
+    is_first_party: Callable[[str], bool] = lambda _: False,
 ) -> cst.Module:
     if remove:
         module = _remove_unused(module, remove)
     merged = [r for r in add if r.name is not None and _from_import_of(module, r.module)]
     fresh = [r for r in add if r not in merged and not _already_imported(module, r)]
+    section = _sections(is_first_party)
+    had_imports = any(_import_module(s) is not None for s in module.body)
     for request in sorted(fresh, key=lambda r: (r.module, r.name or "")):
-        module = _insert(module, request)
+        module = _insert(module, request, section)
+    if fresh and not had_imports:
+        module = _separate_from_code(module)
     if merged:
         context = CodemodContext(full_module_name=module_name or None)
         for request in merged:
@@ -139,7 +145,34 @@ def _names_used_outside_imports(module: cst.Module) -> set[str]:
 # -- insertion ----------------------------------------------------------------------------
 
 
-def _insert(module: cst.Module, request: ImportRequest) -> cst.Module:
+def _sections(is_first_party: Callable[[str], bool]) -> Callable[[str], str]:
+    """isort's sections: __future__, standard library, third party, first party."""
+
+    def section(module: str) -> str:
+        top = module.split(".")[0]
+        if module.startswith(".") or is_first_party(top):
+            return "firstparty"
+        if top == "__future__":
+            return "future"
+        if top in sys.stdlib_module_names:
+            return "stdlib"
+        return "thirdparty"
+
+    return section
+
+
+def _separate_from_code(module: cst.Module) -> cst.Module:
+    """A new import block at the top of a module gets a blank line before the code."""
+    body = list(module.body)
+    for index, statement in enumerate(body):
+        if _import_module(statement) is None and index and _import_module(body[index - 1]):
+            if not statement.leading_lines:
+                body[index] = statement.with_changes(leading_lines=[cst.EmptyLine()])
+            break
+    return module.with_changes(body=body)
+
+
+def _insert(module: cst.Module, request: ImportRequest, section: Callable[[str], str]) -> cst.Module:
     statement = _statement_for(request)
     body = list(module.body)
     imports = [i for i, s in enumerate(body) if _import_module(s) is not None]
@@ -148,7 +181,7 @@ def _insert(module: cst.Module, request: ImportRequest) -> cst.Module:
         statement = statement.with_changes(leading_lines=[cst.EmptyLine()] if position else [])
         body.insert(position, statement)
         return module.with_changes(body=body)
-    run = _run_for(body, imports, _top(request.module))
+    run = _run_for(body, imports, request.module, section)
     if run is None:
         last = imports[-1]
         body.insert(last + 1, statement.with_changes(leading_lines=[cst.EmptyLine()]))
@@ -175,8 +208,10 @@ def _statement_for(request: ImportRequest) -> cst.SimpleStatementLine:
     return statement
 
 
-def _run_for(body: list[cst.BaseStatement], imports: list[int], top: str) -> list[int] | None:
-    """The block (imports not separated by a blank line) whose modules share ``top``."""
+def _run_for(
+    body: list[cst.BaseStatement], imports: list[int], module: str, section: Callable[[str], str]
+) -> list[int] | None:
+    """The block (imports not separated by a blank line) of ``module``'s isort section."""
     runs: list[list[int]] = []
     for index in imports:
         starts_block = not runs or index != runs[-1][-1] + 1 or bool(body[index].leading_lines)
@@ -184,8 +219,9 @@ def _run_for(body: list[cst.BaseStatement], imports: list[int], top: str) -> lis
             runs.append([index])
         else:
             runs[-1].append(index)
+    wanted = section(module)
     for run in runs:
-        if any(_top(_import_module(body[i]) or "") == top for i in run):
+        if any(section(_import_module(body[i]) or "") == wanted for i in run):
             return run
     return None
 
@@ -233,10 +269,6 @@ def _dotted(node: cst.BaseExpression) -> str:
     if isinstance(node, cst.Attribute):
         return f"{_dotted(node.value)}.{node.attr.value}"
     return ""
-
-
-def _top(module: str) -> str:
-    return module.lstrip(".").split(".")[0] if not module.startswith(".") else "."
 
 
 def _sort_key(module: str) -> str:

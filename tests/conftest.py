@@ -1,0 +1,87 @@
+"""Shared fixtures: a CLI runner, a file-tree writer and a test-only rewriting rule."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import libcst as cst
+import pytest
+from click.testing import CliRunner
+
+import unsentinel.rules
+from unsentinel.config import Config
+from unsentinel.model import Action, Kind
+from unsentinel.rules import Rule
+from unsentinel.rules.sentinel_string import SentinelConstant, SentinelString
+
+WriteTree = Callable[[dict[str, str | bytes]], Path]
+
+
+@pytest.fixture
+def cli() -> CliRunner:
+    """A runner whose results keep stdout and stderr apart (click >= 8.2)."""
+    return CliRunner()
+
+
+@pytest.fixture
+def write_tree(tmp_path: Path) -> WriteTree:
+    """Write ``{relative path: text or bytes}`` under ``tmp_path`` and return ``tmp_path``."""
+
+    def write(files: dict[str, str | bytes]) -> Path:
+        for name, content in files.items():
+            path = tmp_path / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                path.write_bytes(content)
+            else:
+                path.write_text(content, encoding="utf-8")
+        return tmp_path
+
+    return write
+
+
+class BlockToOk(Rule):
+    """Test-only rule that edits: ``"BLOCK: x"`` becomes ``"OK: x"``."""
+
+    code = "TST900"
+    name = "block-to-ok"
+    summary = "Rewrite BLOCK: literals to OK: (tests only)"
+
+    @classmethod
+    def needles(cls, config: Config) -> tuple[bytes, ...]:
+        return (b"BLOCK:",)
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        value = node.evaluated_value
+        if not isinstance(value, str) or not value.startswith("BLOCK:"):
+            return
+        self.context.report(
+            # Kind.DETECTOR: the generated modules (warning codes, models) follow producer
+            # sites, and this rule must not make the engine tests depend on them.
+            self,
+            node,
+            "BLOCK: literal rewritten",
+            kind=Kind.DETECTOR,
+            action=Action.REWRITE,
+        )
+        self.context.replace(
+            node,
+            lambda updated: updated.with_changes(value=updated.value.replace("BLOCK:", "OK:", 1)),
+        )
+
+
+DETECTORS: tuple[type[Rule], ...] = (SentinelString, SentinelConstant)
+
+
+@pytest.fixture
+def detector_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pin the rule set to the two detectors: engine tests must not move as rules are added."""
+    monkeypatch.setattr(unsentinel.rules, "ALL_RULES", DETECTORS)
+
+
+@pytest.fixture
+def rewriting_rule(monkeypatch: pytest.MonkeyPatch) -> type[Rule]:
+    """The two detectors plus :class:`BlockToOk`, the only rule here that edits."""
+    monkeypatch.setattr(unsentinel.rules, "ALL_RULES", (*DETECTORS, BlockToOk))
+    return BlockToOk

@@ -1,0 +1,249 @@
+"""Bad input never stops the run: one ``error: path: reason`` line each, exit 2, no damage."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import unsentinel.engine
+import unsentinel.runner
+from unsentinel.cli import main
+
+pytestmark = pytest.mark.usefixtures("detector_rules")
+
+GOOD = 'warnings.append("BLOCK: order is empty")\n'
+GOOD_FINDING = "good.py:1:17: UNS001 String starts with sentinel prefix 'BLOCK:'\n"
+
+
+def _write(path: Path, data: bytes) -> None:
+    path.write_bytes(data)
+
+
+def _fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+def _broken_link(path: Path) -> None:
+    path.symlink_to(path.parent / "does_not_exist.py")
+
+
+BadMaker = Callable[[Path], None]
+
+CASES = [
+    pytest.param(
+        "py2.py",
+        lambda p: _write(p, b'print "BLOCK: python 2 print statement"\n'),
+        "syntax error at 1:",
+        id="python 2 syntax",
+    ),
+    pytest.param(
+        "latin.py",
+        lambda p: _write(p, b'x = "BLOCK: caf\xe9 closed"\n'),
+        "cannot decode as utf-8: invalid byte 0xe9 on line 1",
+        id="undecodable bytes",
+    ),
+    pytest.param(
+        "nul.py",
+        lambda p: _write(p, b'x = "BLOCK: a"\n\x00\x00\n'),
+        "contains NUL bytes",
+        id="NUL bytes",
+    ),
+    pytest.param(
+        "cookie.py",
+        lambda p: _write(p, b'# -*- coding: klingon -*-\nx = "BLOCK: a"\n'),
+        "bad coding declaration",
+        id="unknown coding cookie",
+    ),
+    pytest.param("f.py", _fifo, "not a regular file", id="FIFO named f.py"),
+    pytest.param("link.py", _broken_link, "broken symbolic link", id="broken symlink"),
+]
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "good.py").write_text(GOOD)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _error_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.startswith("error:")]
+
+
+def _snapshot(directory: Path) -> dict[str, bytes | None]:
+    """Every entry's bytes (None for what isn't a regular file): shows any write or leftover."""
+    return {
+        entry.name: entry.read_bytes() if entry.is_file() and not entry.is_symlink() else None
+        for entry in sorted(directory.iterdir())
+        if entry.name != "good.py"
+    }
+
+
+@pytest.mark.parametrize(("name", "make", "reason"), CASES)
+def test_check_reports_one_line_and_goes_on(
+    cli: CliRunner, project: Path, name: str, make: BadMaker, reason: str
+) -> None:
+    make(project / name)
+    result = cli.invoke(main, ["check", "."])
+    assert result.exit_code == 2
+    [line] = _error_lines(result.stderr)
+    assert line.startswith(f"error: {name}: ")
+    assert reason in line
+    assert result.stdout == GOOD_FINDING
+
+
+@pytest.mark.parametrize(("name", "make", "reason"), CASES)
+def test_apply_writes_the_good_file_and_leaves_the_bad_one(
+    cli: CliRunner, project: Path, rewriting_rule, name: str, make: BadMaker, reason: str
+) -> None:
+    make(project / name)
+    before = _snapshot(project)
+    result = cli.invoke(main, ["apply", "."])
+    assert result.exit_code == 2
+    [line] = _error_lines(result.stderr)
+    assert line.startswith(f"error: {name}: ")
+    assert (project / "good.py").read_text() == GOOD.replace("BLOCK:", "OK:")
+    assert _snapshot(project) == before  # bad file untouched, no temp file left
+
+
+@pytest.mark.parametrize(("name", "make", "reason"), CASES)
+def test_explicit_bad_argument(
+    cli: CliRunner, project: Path, name: str, make: BadMaker, reason: str
+) -> None:
+    make(project / name)
+    result = cli.invoke(main, ["check", name, "good.py"])
+    assert result.exit_code == 2
+    [line] = _error_lines(result.stderr)
+    assert line.startswith(f"error: {name}: ")
+    assert reason in line
+    assert result.stdout == GOOD_FINDING
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can read a chmod 000 file")
+def test_unreadable_file(cli: CliRunner, project: Path) -> None:
+    secret = project / "secret.py"
+    secret.write_text(GOOD)
+    secret.chmod(0)
+    try:
+        result = cli.invoke(main, ["check", "."])
+    finally:
+        secret.chmod(0o644)
+    assert result.exit_code == 2
+    assert _error_lines(result.stderr) == ["error: secret.py: cannot read: Permission denied"]
+    assert result.stdout == GOOD_FINDING
+
+
+def test_read_permission_error(
+    cli: CliRunner, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same path as the chmod 000 test, reachable when the suite runs as root."""
+    (project / "secret.py").write_text(GOOD)
+    real_read_bytes = Path.read_bytes
+
+    def read_bytes(self: Path) -> bytes:
+        if self.name == "secret.py":
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_read_bytes(self)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    result = cli.invoke(main, ["check", "."])
+    assert result.exit_code == 2
+    assert _error_lines(result.stderr) == ["error: secret.py: cannot read: Permission denied"]
+    assert result.stdout == GOOD_FINDING
+
+
+def _after_discovery(monkeypatch: pytest.MonkeyPatch, action: Callable[[], None]) -> None:
+    """Run ``action`` between discovery and processing: the file system changes mid-run."""
+    real_discover = unsentinel.runner.discover
+
+    def discover(*args: object, **kwargs: object) -> object:
+        discovery = real_discover(*args, **kwargs)  # type: ignore[arg-type]
+        action()
+        return discovery
+
+    monkeypatch.setattr(unsentinel.runner, "discover", discover)
+
+
+@pytest.mark.parametrize("command", ["check", "apply"])
+def test_file_vanishes_mid_run(
+    cli: CliRunner, project: Path, monkeypatch: pytest.MonkeyPatch, rewriting_rule, command: str
+) -> None:
+    (project / "gone.py").write_text(GOOD)
+    _after_discovery(monkeypatch, (project / "gone.py").unlink)
+    result = cli.invoke(main, [command, "."])
+    assert result.exit_code == 2
+    assert _error_lines(result.stderr) == ["error: gone.py: file vanished before it could be read"]
+    assert not (project / "gone.py").exists()
+
+
+def test_file_replaced_by_a_directory_mid_run(
+    cli: CliRunner, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (project / "x.py").write_text(GOOD)
+
+    def replace() -> None:
+        (project / "x.py").unlink()
+        (project / "x.py").mkdir()
+
+    _after_discovery(monkeypatch, replace)
+    result = cli.invoke(main, ["check", "."])
+    assert result.exit_code == 2
+    assert _error_lines(result.stderr) == ["error: x.py: is a directory, not a Python file"]
+    assert result.stdout == GOOD_FINDING
+
+
+def test_file_vanishes_between_processing_and_writing(
+    cli: CliRunner, project: Path, monkeypatch: pytest.MonkeyPatch, rewriting_rule
+) -> None:
+    """apply must not resurrect a file somebody deleted while the run was computing it."""
+    (project / "gone.py").write_text(GOOD)
+    real_write_changes = unsentinel.runner.write_changes
+
+    def write_changes(*args: object, **kwargs: object) -> object:
+        (project / "gone.py").unlink()
+        return real_write_changes(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(unsentinel.runner, "write_changes", write_changes)
+    result = cli.invoke(main, ["apply", "."])
+    assert result.exit_code == 2
+    [line] = _error_lines(result.stderr)
+    assert line.startswith("error: gone.py: ")
+    assert "vanished" in line
+    assert not (project / "gone.py").exists()
+    assert (project / "good.py").read_text() == GOOD.replace("BLOCK:", "OK:")
+
+
+def test_directory_named_like_a_module_is_walked_not_read(cli: CliRunner, project: Path) -> None:
+    """``x.py/`` is a directory: its modules are checked, and it is not an error itself."""
+    (project / "x.py").mkdir()
+    shutil.copy(project / "good.py", project / "x.py" / "inner.py")
+    for args in (["check", "."], ["check", "x.py", "good.py"]):
+        result = cli.invoke(main, args)
+        assert result.exit_code == 1
+        assert _error_lines(result.stderr) == []
+        assert result.stdout == GOOD_FINDING + GOOD_FINDING.replace("good.py", "x.py/inner.py")
+
+
+def test_internal_error_in_a_rule_is_one_line(
+    cli: CliRunner, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (project / "boom.py").write_text(GOOD)
+    real_analyze = unsentinel.engine.analyze
+
+    def analyze(module, config, facts=None, *, path="<string>", **kwargs):  # type: ignore[no-untyped-def]
+        if path == "boom.py":
+            raise ValueError("rule exploded")
+        return real_analyze(module, config, facts, path=path, **kwargs)
+
+    monkeypatch.setattr(unsentinel.engine, "analyze", analyze)
+    result = cli.invoke(main, ["check", "."])
+    assert result.exit_code == 2
+    assert _error_lines(result.stderr) == [
+        "error: boom.py: internal error: ValueError: rule exploded"
+    ]
+    assert result.stdout == GOOD_FINDING

@@ -1,0 +1,256 @@
+"""File discovery: ignore files, excludes, files-from, generated files and symlinks."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from unsentinel.cli import main
+from unsentinel.config import Config
+from unsentinel.files import discover, module_name
+
+pytestmark = pytest.mark.usefixtures("detector_rules")
+
+
+@pytest.fixture
+def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def found(
+    root: Path, paths: Sequence[str] = (".",), files_from: Sequence[str] = (), **settings: object
+) -> list[str]:
+    config = Config(root=root, **settings)  # type: ignore[arg-type]
+    discovery = discover([Path(p) for p in paths], config, files_from)
+    return [task.display for task in discovery.tasks]
+
+
+def test_only_python_files_sorted(root: Path, write_tree) -> None:
+    write_tree({"b.py": "", "a.pyi": "", "notes.txt": "", "script": "", "sub/c.py": ""})
+    assert found(root) == ["a.pyi", "b.py", "sub/c.py"]
+
+
+def test_gitignore_at_the_root(root: Path, write_tree) -> None:
+    write_tree(
+        {
+            ".gitignore": "*_pb2.py\nscratch/\n",
+            "keep.py": "",
+            "api_pb2.py": "",
+            "scratch/tmp.py": "",
+            "sub/deep_pb2.py": "",
+        }
+    )
+    assert found(root) == ["keep.py"]
+
+
+def test_nested_gitignore_applies_below_its_directory_only(root: Path, write_tree) -> None:
+    write_tree(
+        {
+            "local.py": "",
+            "sub/.gitignore": "local.py\n/anchored.py\n",
+            "sub/local.py": "",
+            "sub/anchored.py": "",
+            "sub/kept.py": "",
+            "sub/inner/local.py": "",
+            "sub/inner/anchored.py": "",
+        }
+    )
+    assert found(root) == ["local.py", "sub/inner/anchored.py", "sub/kept.py"]
+
+
+def test_nested_gitignore_applies_when_walking_from_below(root: Path, write_tree) -> None:
+    write_tree({".gitignore": "*_pb2.py\n", "sub/api_pb2.py": "", "sub/kept.py": ""})
+    assert found(root, ["sub"]) == ["sub/kept.py"]
+
+
+def test_git_info_exclude(root: Path, write_tree) -> None:
+    write_tree({".git/info/exclude": "private.py\n", "private.py": "", "public.py": ""})
+    assert found(root) == ["public.py"]
+
+
+@pytest.mark.parametrize(
+    "directory",
+    [
+        pytest.param(name, id=name)
+        for name in (
+            ".git",
+            ".venv",
+            "venv",
+            "build",
+            "dist",
+            "node_modules",
+            "__pycache__",
+            ".tox",
+            ".nox",
+            "site-packages",
+        )
+    ]
+    + [pytest.param("pkg/build", id="nested build")],
+)
+def test_default_excludes(root: Path, write_tree, directory: str) -> None:
+    write_tree({f"{directory}/hidden.py": "", "pkg/visible.py": ""})
+    assert found(root) == ["pkg/visible.py"]
+
+
+def test_exclude_replaces_the_defaults(root: Path, write_tree) -> None:
+    write_tree({".venv/lib.py": "", "legacy/old.py": "", "new.py": ""})
+    assert found(root, exclude=("legacy",)) == [".venv/lib.py", "new.py"]
+
+
+def test_extend_exclude_keeps_the_defaults(root: Path, write_tree) -> None:
+    write_tree({".venv/lib.py": "", "legacy/old.py": "", "new.py": "", "pkg/test_x.py": ""})
+    assert found(root, extend_exclude=("legacy", "test_*.py")) == ["new.py"]
+
+
+def test_exclude_glob_with_a_directory_part(root: Path, write_tree) -> None:
+    write_tree({"pkg/migrations/0001.py": "", "other/migrations/0001.py": ""})
+    assert found(root, extend_exclude=("pkg/migrations",)) == ["other/migrations/0001.py"]
+
+
+def test_cli_exclude_and_extend_exclude(root: Path, write_tree) -> None:
+    write_tree({".venv/lib.py": 'x = "BLOCK: a"\n', "legacy/old.py": 'x = "BLOCK: b"\n'})
+    runner = CliRunner()
+
+    def files(*options: str) -> set[str]:
+        result = runner.invoke(main, ["check", ".", *options])
+        return {line.split(":")[0] for line in result.stdout.splitlines()}
+
+    assert files() == {"legacy/old.py"}
+    assert files("--exclude", "legacy") == {".venv/lib.py"}
+    assert files("--extend-exclude", "legacy") == set()
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        pytest.param({".gitignore": "ignored.py\n", "ignored.py": ""}, id="gitignored"),
+        pytest.param({"build/ignored.py": ""}, id="default exclude"),
+        pytest.param({"ignored": ""}, id="no py suffix"),
+    ],
+)
+def test_explicit_file_is_always_taken(root: Path, write_tree, files: dict[str, str]) -> None:
+    write_tree(files)
+    target = next(name for name in files if not name.startswith("."))
+    assert found(root, [target]) == [target]
+
+
+def test_explicitly_named_ignored_directory_is_walked(root: Path, write_tree) -> None:
+    write_tree({".gitignore": "vendor/\n", "vendor/lib.py": ""})
+    assert found(root) == []
+    assert found(root, ["vendor"]) == ["vendor/lib.py"]
+
+
+def test_files_from_lines_are_taken_like_arguments(root: Path, write_tree) -> None:
+    write_tree({"a.py": "", "b.py": "", "sub/c.py": "", "sub/d.txt": ""})
+    assert found(root, [], files_from=["b.py", "", "sub", "a.py"]) == ["a.py", "b.py", "sub/c.py"]
+
+
+def test_the_same_file_twice_is_processed_once(root: Path, write_tree) -> None:
+    write_tree({"a.py": ""})
+    assert found(root, [".", "a.py", "./a.py"], files_from=["a.py"]) == ["a.py"]
+
+
+def test_missing_argument_is_an_error(root: Path) -> None:
+    discovery = discover([Path("gone.py")], Config(root=root))
+    assert discovery.tasks == ()
+    assert discovery.errors == (("gone.py", "no such file or directory"),)
+
+
+def test_symlink_leaving_the_root_is_not_followed(tmp_path: Path, monkeypatch) -> None:
+    outside = tmp_path / "outside"
+    project = tmp_path / "project"
+    (outside / "pkg").mkdir(parents=True)
+    (outside / "pkg" / "secret.py").write_text("")
+    (outside / "lone.py").write_text("")
+    project.mkdir()
+    (project / "own.py").write_text("")
+    (project / "linked_dir").symlink_to(outside / "pkg")
+    (project / "linked.py").symlink_to(outside / "lone.py")
+    monkeypatch.chdir(project)
+    discovery = discover([Path(".")], Config(root=project))
+    assert [t.display for t in discovery.tasks] == ["own.py"]
+    assert sorted(discovery.skipped) == [
+        ("linked.py", "symbolic link leaves the project root"),
+        ("linked_dir", "symbolic link leaves the project root"),
+    ]
+    assert discovery.errors == ()
+
+
+def test_symlink_inside_the_root_is_not_processed_twice(root: Path, write_tree) -> None:
+    write_tree({"real/mod.py": ""})
+    (root / "alias.py").symlink_to(root / "real" / "mod.py")
+    (root / "alias_dir").symlink_to(root / "real")
+    assert len(found(root)) == 1
+
+
+def test_broken_symlink_is_an_error(root: Path) -> None:
+    (root / "dangling.py").symlink_to(root / "nowhere.py")
+    discovery = discover([Path(".")], Config(root=root))
+    assert discovery.tasks == ()
+    assert discovery.errors == (("dangling.py", "broken symbolic link"),)
+
+
+def test_symlink_loop_is_an_error_not_a_crash(root: Path) -> None:
+    (root / "loop_a.py").symlink_to(root / "loop_b.py")
+    (root / "loop_b.py").symlink_to(root / "loop_a.py")
+    discovery = discover([Path(".")], Config(root=root))
+    assert discovery.tasks == ()
+    assert [path for path, _ in discovery.errors] == ["loop_a.py", "loop_b.py"]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can list any directory")
+def test_unlistable_directory_is_an_error(root: Path, write_tree) -> None:
+    write_tree({"locked/a.py": "", "open.py": ""})
+    (root / "locked").chmod(0)
+    try:
+        discovery = discover([Path(".")], Config(root=root))
+    finally:
+        (root / "locked").chmod(0o755)
+    assert [t.display for t in discovery.tasks] == ["open.py"]
+    assert [path for path, _ in discovery.errors] == ["locked"]
+
+
+@pytest.mark.parametrize(
+    ("relative", "expected"),
+    [
+        pytest.param("pkg/mod.py", "pkg.mod", id="module"),
+        pytest.param("pkg/__init__.py", "pkg", id="package"),
+        pytest.param("src/pkg/mod.py", "pkg.mod", id="src layout"),
+        pytest.param("pkg/stub.pyi", "pkg.stub", id="stub"),
+    ],
+)
+def test_module_name(tmp_path: Path, relative: str, expected: str) -> None:
+    assert module_name(tmp_path / relative, tmp_path) == expected
+
+
+def test_module_name_outside_the_root_is_empty(tmp_path: Path) -> None:
+    assert module_name(Path("/elsewhere/mod.py"), tmp_path) == ""
+
+
+# -- generated files (decided when the file is read) --------------------------------------
+
+GENERATED = '# This file is @generated by protoc. Do not edit.\nx = "BLOCK: generated"\n'
+
+
+def test_generated_files_are_skipped_unless_included(root: Path, write_tree) -> None:
+    write_tree({"gen.py": GENERATED})
+    runner = CliRunner()
+    skipped = runner.invoke(main, ["check", ".", "--statistics"])
+    assert skipped.exit_code == 0
+    assert skipped.stdout == ""
+    included = runner.invoke(main, ["check", ".", "--include-generated"])
+    assert included.exit_code == 1
+    assert included.stdout.startswith("gen.py:2:5: UNS001")
+
+
+def test_include_generated_from_config(root: Path, write_tree) -> None:
+    write_tree(
+        {"pyproject.toml": "[tool.unsentinel]\ninclude-generated = true\n", "gen.py": GENERATED}
+    )
+    result = CliRunner().invoke(main, ["check", "."])
+    assert result.stdout.startswith("gen.py:2:5: UNS001")

@@ -1,0 +1,130 @@
+"""The byte-level prefilter: files without a needle never reach the LibCST parser."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import libcst as cst
+import pytest
+from click.testing import CliRunner
+
+import unsentinel.engine
+from unsentinel.cli import main
+from unsentinel.config import Config
+from unsentinel.model import Mode, Status
+from unsentinel.prefilter import Prefilter
+from unsentinel.rules import enabled_rules
+from unsentinel.runner import run
+
+pytestmark = pytest.mark.usefixtures("detector_rules")
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        pytest.param(b'x = "BLOCK: a"\n', True, id="sentinel prefix"),
+        pytest.param(b"from u import BLOCK_WARNING_PREFIX\n", True, id="sentinel constant"),
+        pytest.param(b"# BLOCK: only in a comment\n", True, id="needle in a comment counts"),
+        pytest.param(b'x = "BLOCK a"\n', False, id="no colon"),
+        pytest.param(b'x = "block: a"\n', False, id="other case"),
+        pytest.param(b"", False, id="empty file"),
+    ],
+)
+def test_default_needles(data: bytes, expected: bool) -> None:
+    config = Config()
+    assert Prefilter(enabled_rules(config), config).may_match(data) is expected
+
+
+def test_needles_follow_the_configuration() -> None:
+    config = Config(sentinel_prefixes=("STOP: ",), sentinel_constants=("HARD_STOP",))
+    prefilter = Prefilter(enabled_rules(config), config)
+    assert prefilter.may_match(b'issues.append("STOP: x")')
+    assert prefilter.may_match(b"HARD_STOP")
+    assert not prefilter.may_match(b'x = "BLOCK: a"\nBLOCK_WARNING_PREFIX')
+
+
+def test_needles_follow_the_enabled_rules() -> None:
+    config = Config(select=("UNS002",))
+    prefilter = Prefilter(enabled_rules(config), config)
+    assert not prefilter.may_match(b'x = "BLOCK: a"\n')
+    assert prefilter.may_match(b"BLOCK_WARNING_PREFIX")
+
+
+def test_no_rules_no_match() -> None:
+    assert not Prefilter((), Config()).may_match(b'x = "BLOCK: a"\n')
+
+
+def test_needle_with_regex_characters_is_literal() -> None:
+    config = Config(sentinel_prefixes=("[!] ",), sentinel_constants=())
+    prefilter = Prefilter(enabled_rules(config), config)
+    assert prefilter.may_match(b'x = "[!] stop"')
+    assert not prefilter.may_match(b'x = "! stop"')
+
+
+@pytest.fixture
+def parsed(monkeypatch: pytest.MonkeyPatch) -> list[bytes | str]:
+    """Every source handed to ``libcst.parse_module`` through the engine."""
+    calls: list[bytes | str] = []
+    real_parse = cst.parse_module
+
+    def parse_module(source: bytes | str, *args: object, **kwargs: object) -> cst.Module:
+        calls.append(source)
+        return real_parse(source, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(unsentinel.engine.cst, "parse_module", parse_module)
+    return calls
+
+
+NEEDLE_FREE = b"def total(items):\n    return sum(items)  # blocks: none\n"
+
+
+@pytest.mark.parametrize("mode", list(Mode), ids=[m.value for m in Mode])
+def test_file_without_needles_is_never_parsed(
+    tmp_path: Path, parsed: list[bytes | str], mode: Mode
+) -> None:
+    (tmp_path / "plain.py").write_bytes(NEEDLE_FREE)
+    (tmp_path / "other.py").write_bytes(NEEDLE_FREE.replace(b"total", b"mean"))
+    (tmp_path / "sentinel.py").write_bytes(b'x = "BLOCK: a"\n')
+    result = run([tmp_path], Config(root=tmp_path), mode, jobs=1)
+    statuses = {Path(r.path).name: r.status for r in result.results}
+    assert statuses == {
+        "other.py": Status.PREFILTERED,
+        "plain.py": Status.PREFILTERED,
+        "sentinel.py": Status.PARSED,
+    }
+    assert parsed, "the sentinel file must be parsed"
+    assert all(source == b'x = "BLOCK: a"\n' for source in parsed)
+
+
+def test_prefiltered_file_with_binary_garbage_is_not_an_error(
+    tmp_path: Path, parsed: list[bytes | str]
+) -> None:
+    """Undecodable bytes only matter when the file could contain a site (documented choice)."""
+    (tmp_path / "blob.py").write_bytes(b"\xff\xfe\x00garbage")
+    result = run([tmp_path], Config(root=tmp_path), Mode.CHECK, jobs=1)
+    assert [r.status for r in result.results] == [Status.PREFILTERED]
+    assert result.exit_code == 0
+    assert parsed == []
+
+
+def test_statistics_count_what_the_prefilter_did(
+    cli: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, parsed: list[bytes | str]
+) -> None:
+    for index in range(7):
+        (tmp_path / f"plain_{index}.py").write_bytes(NEEDLE_FREE)
+    for index in range(3):
+        (tmp_path / f"sentinel_{index}.py").write_bytes(b'x = "BLOCK: a"\n')
+    monkeypatch.chdir(tmp_path)
+    result = cli.invoke(main, ["check", ".", "--statistics", "-j", "1"])
+    assert result.exit_code == 1
+    lines = [line.split() for line in result.stderr.splitlines()]
+    rows = {" ".join(words[:-1]): words[-1] for words in lines if words and words[-1].isdigit()}
+    assert rows == {
+        "files seen": "10",
+        "prefiltered out": "7",
+        "parsed": "3",
+        "skipped": "0",
+        "changed": "0",
+        "failed": "0",
+    }
+    assert len(parsed) == 3
