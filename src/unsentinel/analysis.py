@@ -320,6 +320,14 @@ def _outer_chains(node: cst.CSTNode) -> Iterator[cst.BaseExpression]:
                 return False
             return True
 
+        def visit_Subscript(self, subscript: cst.Subscript) -> bool:
+            # ``mo["order_no"]`` reads a record: the record is state, not an input value.
+            if isinstance(subscript.value, cst.Name):
+                for element in subscript.slice:
+                    element.visit(self)
+                return False
+            return True
+
         def visit_Name(self, name: cst.Name) -> None:
             found.append(name)
 

@@ -78,11 +78,11 @@ class WarningFlow:
 
     def _name(self, name: cst.Name) -> Shape | None:
         function = self.analysis.enclosing_function(name)
+        loop_shape = self._loop_variable(name, function)
+        if loop_shape is not None:
+            return loop_shape
         if function is not None:
             facts = self.analysis.function(function)
-            loop_shape = self._loop_variable(name, function)
-            if loop_shape is not None:
-                return loop_shape
             value = self.analysis.single_assignment(name.value, facts)
             if value is not None and not _is_definition(name, self.context):
                 shape = self.shape(value)
@@ -96,7 +96,7 @@ class WarningFlow:
                 return unpacked
         return Shape.LIST if self.analysis.is_warning_list_name(name.value) else None
 
-    def _loop_variable(self, name: cst.Name, function: cst.FunctionDef) -> Shape | None:
+    def _loop_variable(self, name: cst.Name, function: cst.FunctionDef | None) -> Shape | None:
         for ancestor in self.context.ancestors(name):
             loops: list[tuple[cst.BaseAssignTargetExpression, cst.BaseExpression]] = []
             if isinstance(ancestor, cst.For):

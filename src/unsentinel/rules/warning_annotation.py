@@ -52,6 +52,7 @@ class WarningAnnotation(Rule):
             """,
             """
             from warning_model import Warning
+
             class Response(BaseModel):
                 warnings: list[Warning] = Field(default_factory=list, description="Problems.")
                 next_actions: list[str] = Field(default_factory=list)
@@ -65,6 +66,7 @@ class WarningAnnotation(Rule):
             """,
             """
             from warning_model import Warning
+
             def has_blocking(warnings: Iterable[Warning]) -> bool:
                 return False
             """,

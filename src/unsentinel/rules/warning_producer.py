@@ -505,16 +505,79 @@ class SentinelWarningProducer(WarningProducer):
     INVALID = (
         Example(
             """
-            def complete(order_no, warnings):
-                warnings.append(f"{BLOCK_WARNING_PREFIX} MO {order_no} is already completed.")
+            def complete(mo, warnings):
+                if mo["status"] == "DONE":
+                    warnings.append(f"{BLOCK_WARNING_PREFIX} MO {mo['order_no']} is already completed.")
             """,
             """
-            from warning_model import Warning
             import warning_codes
-            def complete(order_no, warnings):
-                warnings.append(Warning(severity="blocking", message=f"MO {order_no} is already completed.", field_path="order_no", code=warning_codes.ALREADY_COMPLETED))
+            from warning_model import Warning
+
+            def complete(mo, warnings):
+                if mo["status"] == "DONE":
+                    warnings.append(Warning(
+                        severity="blocking",
+                        message=f"MO {mo['order_no']} is already completed.",
+                        field_path=None,
+                        code=warning_codes.ALREADY_COMPLETED,
+                    ))
             """,
-            id="f-string with the prefix constant",
+            id="state-driven f-string with the prefix constant",
+        ),
+        Example(
+            """
+            def check(serial_numbers, actual_quantity):
+                warnings = []
+                if len(serial_numbers) != actual_quantity:
+                    warnings.append(
+                        BLOCK_WARNING_PREFIX
+                        + f" serial_numbers count ({len(serial_numbers)}) "
+                        + f"must equal actual_quantity ({actual_quantity})."
+                    )
+                return warnings
+            """,
+            """
+            import warning_codes
+            from warning_model import Warning
+
+            def check(serial_numbers, actual_quantity):
+                warnings = []
+                if len(serial_numbers) != actual_quantity:
+                    warnings.append(
+                        Warning(
+                            severity="blocking",
+                            message=f"serial_numbers count ({len(serial_numbers)}) "
+                                    + f"must equal actual_quantity ({actual_quantity}).",
+                            field_path="serial_numbers",
+                            code=warning_codes.SERIAL_NUMBERS_COUNT_EQUAL_ACTUAL_QUANTITY,
+                        )
+                    )
+                return warnings
+            """,
+            id="concatenation; the subject of the message is the field",
+        ),
+        Example(
+            """
+            def receive(request, warnings):
+                for i, row in enumerate(request.rows):
+                    if row.sales_order_row_id not in known:
+                        warnings.append(f"BLOCK: unknown sales_order_row_id={row.sales_order_row_id}")
+            """,
+            """
+            import warning_codes
+            from warning_model import Warning
+
+            def receive(request, warnings):
+                for i, row in enumerate(request.rows):
+                    if row.sales_order_row_id not in known:
+                        warnings.append(Warning(
+                            severity="blocking",
+                            message=f"unknown sales_order_row_id={row.sales_order_row_id}",
+                            field_path=f"rows[{i}].sales_order_row_id",
+                            code=warning_codes.UNKNOWN_SALES_ORDER_ROW_ID,
+                        ))
+            """,
+            id="literal prefix in a loop: the field path carries the index",
         ),
     )
 
@@ -533,10 +596,16 @@ class PlainWarningProducer(WarningProducer):
             warnings.append("Preview only - nothing was saved")
             """,
             """
-            from warning_model import Warning
             import warning_codes
+            from warning_model import Warning
+
             warnings = []
-            warnings.append(Warning(severity="info", message="Preview only - nothing was saved", field_path=None, code=warning_codes.NOTHING_SAVED))
+            warnings.append(Warning(
+                severity="info",
+                message="Preview only - nothing was saved",
+                field_path=None,
+                code=warning_codes.NOTHING_SAVED_PREVIEW,
+            ))
             """,
             id="info keyword",
         ),
