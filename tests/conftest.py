@@ -9,6 +9,9 @@ import libcst as cst
 import pytest
 from click.testing import CliRunner
 
+from syrupy.assertion import SnapshotAssertion
+from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
+
 import unsentinel.rules
 from unsentinel.config import Config
 from unsentinel.model import Action, Kind
@@ -85,3 +88,36 @@ def rewriting_rule(monkeypatch: pytest.MonkeyPatch) -> type[Rule]:
     """The two detectors plus :class:`BlockToOk`, the only rule here that edits."""
     monkeypatch.setattr(unsentinel.rules, "ALL_RULES", (*DETECTORS, BlockToOk))
     return BlockToOk
+
+
+# -- snapshots: one readable file per snapshot, reviewed like code ---------------------------
+
+
+class TextSnapshot(SingleFileSnapshotExtension):
+    _write_mode = WriteMode.TEXT
+    file_extension = "txt"
+
+
+class DiffSnapshot(SingleFileSnapshotExtension):
+    _write_mode = WriteMode.TEXT
+    file_extension = "diff"
+
+
+class JsonSnapshot(SingleFileSnapshotExtension):
+    _write_mode = WriteMode.TEXT
+    file_extension = "json"
+
+
+@pytest.fixture
+def text_snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
+    return snapshot.use_extension(TextSnapshot)
+
+
+@pytest.fixture
+def diff_snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
+    return snapshot.use_extension(DiffSnapshot)
+
+
+@pytest.fixture
+def json_snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
+    return snapshot.use_extension(JsonSnapshot)

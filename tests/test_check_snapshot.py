@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from syrupy.assertion import SnapshotAssertion
-from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 from unsentinel.cli import main
 
@@ -17,18 +16,6 @@ FIXTURES = Path(__file__).parent.parent / "fixtures"
 # The detectors only: this snapshot is about the engine and the output format. The
 # rewriting rules claim many of these sites; their own fixture snapshots cover that.
 pytestmark = pytest.mark.usefixtures("detector_rules")
-
-
-class TextSnapshot(SingleFileSnapshotExtension):
-    """One readable ``.txt`` file per snapshot."""
-
-    _write_mode = WriteMode.TEXT
-    file_extension = "txt"
-
-
-@pytest.fixture
-def text_snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
-    return snapshot.use_extension(TextSnapshot)
 
 
 def test_check_fulfillment_svc(

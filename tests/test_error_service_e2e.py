@@ -12,20 +12,12 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from syrupy.assertion import SnapshotAssertion
-from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 from unsentinel.cli import main
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "error_service"
 
 pytestmark = pytest.mark.e2e
-
-
-class DiffSnapshot(SingleFileSnapshotExtension):
-    """Snapshots stored as readable ``.diff`` text files."""
-
-    _write_mode = WriteMode.TEXT
-    file_extension = "diff"
 
 
 @pytest.fixture
@@ -107,7 +99,7 @@ def _line_of_text(text: str, needle: str) -> int:
     return matches[0]
 
 
-def test_diff_snapshot(project: Path, snapshot: SnapshotAssertion) -> None:
+def test_diff_snapshot(project: Path, diff_snapshot: SnapshotAssertion) -> None:
     result = _run("diff", "-j", "1", ".")
     assert result.exit_code == 1
-    assert result.stdout == snapshot(extension_class=DiffSnapshot)
+    assert result.stdout == diff_snapshot

@@ -7,10 +7,10 @@ Computed lazily once per file (``RuleContext.analysis``) and read by every rule.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import libcst as cst
 import libcst.matchers as m
@@ -18,6 +18,8 @@ import libcst.matchers as m
 if TYPE_CHECKING:
     from .flow import WarningFlow
     from .rules._base import RuleContext
+
+T = TypeVar("T", bound=cst.CSTNode)
 
 # Parameters that are plumbing, not user input.
 NON_INPUT_PARAMS = frozenset(
@@ -59,6 +61,7 @@ class FunctionFacts:
     loops: list[Loop] = field(default_factory=list)
     assignments: dict[str, list[cst.BaseExpression]] = field(default_factory=dict)
     tuple_assignments: list[tuple[cst.Tuple, cst.BaseExpression]] = field(default_factory=list)
+    chains: list[cst.BaseExpression] | None = None
 
 
 def last_name(expr: cst.BaseExpression) -> str | None:
@@ -88,11 +91,52 @@ def annotation_name(annotation: cst.Annotation | None) -> str:
     return last_name(node) or ""
 
 
+class NodeIndex:
+    """Every node of a file by type and by the function that directly contains it.
+
+    Built once from the parent map the rules already need, so no rule has to walk a
+    function body again (LibCST traversals are the dominant cost of a run).
+    """
+
+    def __init__(self, parents: Mapping[cst.CSTNode, cst.CSTNode]) -> None:
+        self.parents = parents
+        self.owner: dict[cst.CSTNode, cst.FunctionDef | None] = {}
+        self.by_type: dict[type[cst.CSTNode], list[cst.CSTNode]] = {}
+        for node in parents:
+            self.by_type.setdefault(type(node), []).append(node)
+
+    def owner_of(self, node: cst.CSTNode) -> cst.FunctionDef | None:
+        """The innermost function whose body holds ``node`` (None at module level)."""
+        if node in self.owner:
+            return self.owner[node]
+        chain = []
+        current: cst.CSTNode | None = node
+        found: cst.FunctionDef | None = None
+        while current is not None:
+            if current in self.owner:
+                found = self.owner[current]
+                break
+            chain.append(current)
+            parent = self.parents.get(current)
+            if isinstance(parent, cst.FunctionDef):
+                found = parent
+                break
+            current = parent
+        for visited in chain:
+            self.owner[visited] = found
+        return found
+
+    def within(self, kind: type[T], function: cst.FunctionDef | None) -> list[T]:
+        """Nodes of ``kind`` directly inside ``function`` (nested functions excluded)."""
+        return [n for n in self.by_type.get(kind, []) if self.owner_of(n) is function]  # type: ignore[misc]
+
+
 class FileAnalysis:
     def __init__(self, context: RuleContext) -> None:
         self.context = context
         self.config = context.config
         self._functions: dict[cst.FunctionDef, FunctionFacts] = {}
+        self.index = NodeIndex(context.parents)
 
     # -- warnings lists ---------------------------------------------------------------
     def is_warning_list_name(self, name: str | None) -> bool:
@@ -106,10 +150,7 @@ class FileAnalysis:
 
     # -- functions and inputs ---------------------------------------------------------
     def enclosing_function(self, node: cst.CSTNode) -> cst.FunctionDef | None:
-        for ancestor in self.context.ancestors(node):
-            if isinstance(ancestor, cst.FunctionDef):
-                return ancestor
-        return None
+        return self.index.owner_of(node)
 
     def function(self, node: cst.FunctionDef) -> FunctionFacts:
         if node not in self._functions:
@@ -126,8 +167,7 @@ class FileAnalysis:
                 facts.containers.add(param.name.value)
             elif kind == "input":
                 facts.inputs.add(param.name.value)
-        collector = _BodyCollector(self, facts)
-        node.body.visit(collector)
+        collect_body(self, facts)
         return facts
 
     def _param_kind(self, param: cst.Param) -> str:
@@ -206,12 +246,31 @@ class FileAnalysis:
             type_name = annotation_name(facts.params[container].annotation)
             for field_name in self.context.facts.model_fields.get(type_name, ()):
                 leaves.setdefault(field_name, field_name)
-        for chain in _outer_chains(facts.node.body):
+        for chain in self._chains_of(facts):
             path, _ = self.input_path(chain, facts, site)
             leaf = last_name(chain)
             if path is not None and leaf is not None:
                 leaves[leaf] = path
         return leaves
+
+    def _chains_of(self, facts: FunctionFacts) -> list[cst.BaseExpression]:
+        """Outermost ``a.b.c`` chains and names directly in a function (cached)."""
+        if facts.chains is None:
+            attributes = [
+                a for a in self.index.within(cst.Attribute, facts.node)
+                if dotted(a) is not None and not isinstance(self.context.parent(a), cst.Attribute)
+            ]
+            names = [n for n in self.index.within(cst.Name, facts.node) if self._is_chain_name(n)]
+            facts.chains = [*attributes, *names]
+        return facts.chains
+
+    def _is_chain_name(self, name: cst.Name) -> bool:
+        parent = self.context.parent(name)
+        if isinstance(parent, cst.Attribute):
+            return False  # part of a longer chain (or an attribute name)
+        if isinstance(parent, cst.Arg) and parent.keyword is name:
+            return False
+        return not (isinstance(parent, cst.Subscript) and parent.value is name)  # a record
 
     def guarding_condition(self, node: cst.CSTNode) -> cst.BaseExpression | None:
         """The test of the nearest ``if`` (in the same function) that ``node`` depends on."""
@@ -259,25 +318,24 @@ class FileAnalysis:
         return found
 
     def _module_functions(self) -> dict[str, list[cst.FunctionDef]]:
-        if not hasattr(self, "_functions_by_name"):
-            table: dict[str, list[cst.FunctionDef]] = {}
-
-            class _Defs(cst.CSTVisitor):
-                def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-                    table.setdefault(node.name.value, []).append(node)
-
-            self.context.module.visit(_Defs())
-            self._functions_by_name = table
         return self._functions_by_name
 
     @cached_property
+    def _functions_by_name(self) -> dict[str, list[cst.FunctionDef]]:
+        table: dict[str, list[cst.FunctionDef]] = {}
+        for node in self.index.by_type.get(cst.FunctionDef, []):
+            assert isinstance(node, cst.FunctionDef)
+            table.setdefault(node.name.value, []).append(node)
+        return table
+
+    @cached_property
     def lines(self) -> list[str]:
-        return self.context.module.code.splitlines()
+        return self.context.text.splitlines()
 
     @cached_property
     def uses_builtin_warning(self) -> bool:
         """Does the module name the builtin ``Warning`` (``except Warning``, ``warn(.., Warning)``)?"""
-        return bool(re.search(r"\bWarning\b", self.context.module.code)) and not any(
+        return bool(re.search(r"\bWarning\b", self.context.text)) and not any(
             alias == "Warning" for alias in self._imported_names()
         )
 
@@ -344,64 +402,67 @@ def _outer_chains(node: cst.CSTNode) -> Iterator[cst.BaseExpression]:
     return iter(found)
 
 
-class _BodyCollector(cst.CSTVisitor):
-    """Loops over inputs and single-name assignments of one function body."""
+def collect_body(analysis: FileAnalysis, facts: FunctionFacts) -> None:
+    """Single-name assignments and loops over inputs, directly in one function."""
+    index = analysis.index
+    for assign in index.within(cst.Assign, facts.node):
+        _record_assign(facts, assign)
+    for annotated in index.within(cst.AnnAssign, facts.node):
+        if isinstance(annotated.target, cst.Name) and annotated.value is not None:
+            facts.assignments.setdefault(annotated.target.value, []).append(annotated.value)
+    for augmented in index.within(cst.AugAssign, facts.node):
+        if isinstance(augmented.target, cst.Name):
+            facts.assignments.setdefault(augmented.target.value, []).append(augmented.value)
+    loops: list[tuple[cst.CSTNode, cst.BaseAssignTargetExpression, cst.BaseExpression]] = []
+    for loop in index.within(cst.For, facts.node):
+        loops.append((loop, loop.target, loop.iter))
+    for comp in index.within(cst.CompFor, facts.node):
+        parent = analysis.context.parent(comp)
+        loops.append((parent if parent is not None else comp, comp.target, comp.iter))
+    # Outer loops first: an inner loop's iterable may be the outer loop's variable.
+    loops.sort(key=lambda item: len(analysis.context.ancestors(item[0])))
+    for node, target, iterable in loops:
+        _record_loop(analysis, facts, node, target, iterable)
 
-    def __init__(self, analysis: FileAnalysis, facts: FunctionFacts) -> None:
-        super().__init__()
-        self.analysis = analysis
-        self.facts = facts
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return False  # nested functions are analysed on their own
+def _record_assign(facts: FunctionFacts, node: cst.Assign) -> None:
+    for target in node.targets:
+        if isinstance(target.target, cst.Name):
+            facts.assignments.setdefault(target.target.value, []).append(node.value)
+        elif isinstance(target.target, cst.Tuple):
+            value = node.value.expression if isinstance(node.value, cst.Await) else node.value
+            facts.tuple_assignments.append((target.target, value))
+            for element in target.target.elements:
+                if isinstance(element.value, cst.Name):  # no longer a single assignment
+                    facts.assignments.setdefault(element.value.value, []).extend([value, value])
 
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            if isinstance(target.target, cst.Name):
-                self.facts.assignments.setdefault(target.target.value, []).append(node.value)
-            elif isinstance(target.target, cst.Tuple):
-                value = node.value.expression if isinstance(node.value, cst.Await) else node.value
-                self.facts.tuple_assignments.append((target.target, value))
-                for element in target.target.elements:
-                    if isinstance(element.value, cst.Name):  # not a single assignment any more
-                        self.facts.assignments.setdefault(element.value.value, []).extend([node.value, node.value])
 
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        if isinstance(node.target, cst.Name):
-            self.facts.assignments.setdefault(node.target.value, []).append(node.value)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        if isinstance(node.target, cst.Name) and node.value is not None:
-            self.facts.assignments.setdefault(node.target.value, []).append(node.value)
-
-    def visit_For(self, node: cst.For) -> None:
-        self._loop(node, node.target, node.iter)
-
-    def visit_CompFor(self, node: cst.CompFor) -> None:
-        parent = self.analysis.context.parent(node)
-        self._loop(parent if parent is not None else node, node.target, node.iter)
-
-    def _loop(self, node: cst.CSTNode, target: cst.BaseExpression, iterable: cst.BaseExpression) -> None:
-        index: str | None = None
-        start = 0
-        if m.matches(iterable, m.Call(func=m.Name("enumerate"))):
-            assert isinstance(iterable, cst.Call)
-            args = iterable.args
-            if not args:
-                return
-            iterable = args[0].value
-            start = _enumerate_start(args)
-            if isinstance(target, cst.Tuple) and len(target.elements) == 2:
-                first, second = (e.value for e in target.elements)
-                if isinstance(first, cst.Name):
-                    index = first.value
-                target = second
-        if not isinstance(target, cst.Name):
+def _record_loop(
+    analysis: FileAnalysis,
+    facts: FunctionFacts,
+    node: cst.CSTNode,
+    target: cst.BaseAssignTargetExpression,
+    iterable: cst.BaseExpression,
+) -> None:
+    index_name: str | None = None
+    start = 0
+    if m.matches(iterable, m.Call(func=m.Name("enumerate"))):
+        assert isinstance(iterable, cst.Call)
+        args = iterable.args
+        if not args:
             return
-        container, _ = self.analysis.input_path(iterable, self.facts, node)
-        if container is None:
-            return
-        self.facts.loops.append(Loop(node, target.value, container, index, start))
+        iterable = args[0].value
+        start = _enumerate_start(args)
+        if isinstance(target, cst.Tuple) and len(target.elements) == 2:
+            first, second = (e.value for e in target.elements)
+            if isinstance(first, cst.Name):
+                index_name = first.value
+            target = second
+    if not isinstance(target, cst.Name):
+        return
+    container, _ = analysis.input_path(iterable, facts, node)
+    if container is not None:
+        facts.loops.append(Loop(node, target.value, container, index_name, start))
 
 
 def _enumerate_start(args: tuple[cst.Arg, ...] | list[cst.Arg]) -> int:

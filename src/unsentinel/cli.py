@@ -18,6 +18,7 @@ import click
 
 from .config import Config, ConfigError, load_config
 from .files import read_files_from
+from .lock import LockError
 from .model import Mode
 from .output import console as consoles
 from .output.diff import render_diffs
@@ -30,6 +31,7 @@ from .output.summary import (
 )
 from .output.text import finding_lines
 from .runner import Progress, RunResult, run
+from .writer import outside_root
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -179,28 +181,49 @@ def plan(**options: Any) -> None:
     output_format = options.pop("output_format")
     output = options.pop("output")
     _run_command(
-        Mode.PLAN, options, functools.partial(_render_plan, fmt=output_format, output=output)
+        Mode.PLAN,
+        options,
+        functools.partial(_render_plan, fmt=output_format, output=output),
+        outputs=(output,) if output is not None else (),
     )
 
 
 # -- plumbing -----------------------------------------------------------------------------
 
 
-def _run_command(mode: Mode, options: dict[str, Any], render: Callable[[RunResult], None]) -> None:
+def _run_command(
+    mode: Mode,
+    options: dict[str, Any],
+    render: Callable[[RunResult], None],
+    *,
+    outputs: tuple[Path, ...] = (),
+) -> None:
     show_statistics = options.pop("statistics")
     allow_dirty = options.pop("allow_dirty", False)
     paths, config, files_from, jobs = _prepare(options)
+    for output in outputs:
+        if outside_root(output, config.root):
+            click.echo(
+                f"error: {output} is outside the project root {config.root}; unsentinel only "
+                "writes inside the project (print to stdout and redirect instead)",
+                err=True,
+            )
+            sys.exit(2)
     stderr = consoles.make_console(stderr=True)
-    with _progress_bar() as progress:
-        result = run(
-            paths,
-            config,
-            mode,
-            files_from=files_from,
-            jobs=jobs,
-            allow_dirty=allow_dirty,
-            progress=progress,
-        )
+    try:
+        with _progress_bar() as progress:
+            result = run(
+                paths,
+                config,
+                mode,
+                files_from=files_from,
+                jobs=jobs,
+                allow_dirty=allow_dirty,
+                progress=progress,
+            )
+    except LockError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
     render(result)
     print_errors(stderr, result)
     if show_statistics:

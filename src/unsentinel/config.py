@@ -6,6 +6,7 @@ Unknown keys and wrong types are errors that name the key and the file.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -107,7 +108,7 @@ KNOWN_KEYS = _LIST_KEYS | _STR_KEYS | _INT_KEYS | _BOOL_KEYS | _TABLE_KEYS
 def find_pyproject(start: Path) -> Path | None:
     """The nearest ``pyproject.toml`` at or above ``start`` that has a [tool.unsentinel] table,
     else the nearest one at all."""
-    start = start.resolve()
+    start = _absolute(start)
     directory = start if start.is_dir() else start.parent
     nearest: Path | None = None
     for candidate_dir in (directory, *directory.parents):
@@ -121,12 +122,22 @@ def find_pyproject(start: Path) -> Path | None:
 
 def find_project_root(start: Path) -> Path:
     """The directory holding the nearest pyproject.toml or .git, else ``start`` itself."""
-    start = start.resolve()
+    start = _absolute(start)
     directory = start if start.is_dir() else start.parent
     for candidate in (directory, *directory.parents):
         if (candidate / "pyproject.toml").is_file() or (candidate / ".git").exists():
             return candidate
     return directory
+
+
+def _absolute(path: Path) -> Path:
+    """``path`` made absolute without following a final symbolic link.
+
+    A file named through a link belongs to the project the link is in, not to the one its
+    target is in (which may be anywhere, and must not become the root writes are held to).
+    """
+    absolute = Path(os.path.abspath(path))
+    return absolute if absolute.is_dir() else absolute.parent.resolve() / absolute.name
 
 
 def load_config(
@@ -144,7 +155,33 @@ def load_config(
     else:
         root = source.parent.resolve()
     config = Config(root=root, source=source, **settings)
-    return replace(config, **{k: v for k, v in overrides.items() if v is not None})
+    config = replace(config, **{k: v for k, v in overrides.items() if v is not None})
+    check_output_paths(config)
+    return config
+
+
+OUTPUT_KEYS = ("codes_module", "models_module", "error_codes_module", "error_model_module")
+
+
+def check_output_paths(config: Config) -> None:
+    """Refuse generated-module paths that would land outside the project root.
+
+    The paths are relative to the root; an absolute path, a ``..`` that climbs out, or a
+    symbolic link (of the file or of a directory on the way) that leads out is an error.
+    """
+    root = Path(os.path.realpath(config.root))
+    for name in OUTPUT_KEYS:
+        value: str = getattr(config, name)
+        where = f"{config.source}: " if config.source else ""
+        key = name.replace("_", "-")
+        if Path(value).is_absolute():
+            raise ConfigError(f"{where}'{key}' must be relative to the project root, got {value!r}")
+        target = Path(os.path.realpath(config.root / value))
+        if not target.is_relative_to(root):
+            raise ConfigError(
+                f"{where}'{key}' = {value!r} leads outside the project root {root} "
+                f"(to {target}); unsentinel only writes inside the project"
+            )
 
 
 def _settings_table(source: Path) -> tuple[dict[str, Any], str]:

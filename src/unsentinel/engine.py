@@ -51,16 +51,21 @@ def analyze(
     path: str = "<string>",
     module_name: str = "",
     rules: Sequence[type[Rule]] | None = None,
+    text: str | None = None,
 ) -> RuleContext:
-    """Run every rule over ``module``; the returned context holds sites and scheduled edits."""
-    wrapper = cst.MetadataWrapper(module)
-    context = RuleContext(wrapper, config, facts or RepoFacts(), path, module_name)
-    for rule_class in rules if rules is not None else enabled_rules(config):
-        rule = rule_class(context)
-        wrapper.visit(rule)
-        rule.finish()
-    context.sites[:] = _drop_claimed_detections(context.sites)
-    context.constant_leftovers.update(_unmigrated_constant_uses(context.sites))
+    """Run every rule over ``module``; the returned context holds sites and scheduled edits.
+
+    ``text`` is the module's source when the caller has it (saves regenerating it).
+    """
+    # No defensive copy: the module was parsed for this run and edits never mutate it.
+    wrapper = cst.MetadataWrapper(module, unsafe_skip_copy=True)
+    context = RuleContext(wrapper, config, facts or RepoFacts(), path, module_name, text)
+    instances = [rule(context) for rule in (rules if rules is not None else enabled_rules(config))]
+    wrapper.visit_batched(instances)  # one traversal for every rule
+    for instance in instances:
+        instance.finish()
+    context.drop_claimed_detections()
+    context.constant_leftovers.update(_unmigrated_constant_uses(context.pending))
     return context
 
 
@@ -171,6 +176,7 @@ class Pipeline:
             path=task.display,
             module_name=task.module_name,
             rules=self.rules,
+            text=text.removeprefix("\ufeff"),
         )
         return self._result(task, data, text, context, models)
 
@@ -185,6 +191,8 @@ class Pipeline:
         from .gather import facts_from_context
 
         facts = facts_from_context(context, models=models)
+        if self.gather:  # the gather pass wants facts only; positions are costly
+            return FileResult(task.display, Status.PARSED, facts=facts)
         sites = tuple(sorted(context.sites, key=_site_order))
         unchanged = FileResult(task.display, Status.PARSED, sites=sites, facts=facts)
         if not self.mode.rewrites or not (
@@ -278,23 +286,13 @@ def _site_order(site: Site) -> tuple[int, int, str]:
     return (site.position.line, site.position.column, site.rule)
 
 
-def _drop_claimed_detections(sites: list[Site]) -> list[Site]:
-    """A detector finding inside a site another rule handles is reported there, not twice."""
-    claimed = [s.position for s in sites if s.kind is not Kind.DETECTOR]
-    return [
-        s
-        for s in sites
-        if s.kind is not Kind.DETECTOR or not any(c.contains(s.position) for c in claimed)
-    ]
-
-
-def _unmigrated_constant_uses(sites: list[Site]) -> set[str]:
+def _unmigrated_constant_uses(pending: list[tuple[cst.CSTNode, dict[str, Any]]]) -> set[str]:
     """Sentinel constants still used somewhere no rewrite covers (they must not be deleted)."""
     return {
         reason.split(": ", 1)[1]
-        for site in sites
-        if site.kind is Kind.DETECTOR
-        for reason in site.reasons
+        for _node, fields in pending
+        if fields["kind"] is Kind.DETECTOR
+        for reason in fields["reasons"]
         if reason.startswith("use: ")
     }
 

@@ -7,6 +7,7 @@ back in input order whatever order they finish in, so output is deterministic.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -16,8 +17,9 @@ from .config import Config
 from .engine import FileTask, Pipeline
 from .files import Discovery, discover
 from .gather import merge_facts
+from .lock import project_lock
 from .model import FileResult, Mode, RepoFacts, Status
-from .writer import dirty_files, write_atomic
+from .writer import StaleFileError, dirty_files, outside_root, same_text, write_atomic
 
 GATHER_ROUNDS = 3  # each round follows warnings one call deeper; most repos converge in 2
 SERIAL_THRESHOLD = 16  # below this many files a pool costs more than it saves
@@ -78,7 +80,27 @@ def run(
     allow_dirty: bool = False,
     progress: Progress | None = None,
 ) -> RunResult:
-    """Run unsentinel over ``paths``; the library entry point behind every command."""
+    """Run unsentinel over ``paths``; the library entry point behind every command.
+
+    ``apply`` holds the project's lock (:mod:`unsentinel.lock`) from discovery to the last
+    write; a second ``apply`` on the same tree meanwhile raises
+    :class:`~unsentinel.lock.LockError` at once (the CLI exits 2).
+    """
+    if mode is Mode.APPLY:
+        with project_lock(config.root):  # raises LockError while another apply runs
+            return _run(paths, config, mode, files_from, jobs, allow_dirty, progress)
+    return _run(paths, config, mode, files_from, jobs, allow_dirty, progress)
+
+
+def _run(
+    paths: Sequence[Path],
+    config: Config,
+    mode: Mode,
+    files_from: Iterable[str],
+    jobs: int | None,
+    allow_dirty: bool,
+    progress: Progress | None,
+) -> RunResult:
     discovery = discover(paths, config, files_from)
     tasks = list(discovery.tasks)
     facts = RepoFacts()
@@ -108,20 +130,48 @@ def gather(
     from .emit import existing_codes
 
     facts = RepoFacts()
+    results: dict[str, FileResult] = {}
+    pending = list(tasks)
     for _round in range(GATHER_ROUNDS):
         pipeline = Pipeline(config, facts, Mode.CHECK, gather=True)
-        results = list(_map(tasks, pipeline, jobs, progress, "Gathering"))
-        merged = merge_facts(results, existing_codes(config))
-        converged = merged.flow_key == facts.flow_key
+        for result in _map(pending, pipeline, jobs, progress, "Gathering"):
+            results[result.path] = result
+        merged = merge_facts(results.values(), existing_codes(config))
+        changed = _changed_names(facts, merged)
         facts = merged
-        if converged:
+        if not changed:
             break
+        # Only files that mention a helper whose facts changed can learn anything new.
+        pending = [t for t in tasks if _mentions_any(t.path, changed)]
     return facts
 
 
+def _changed_names(old: RepoFacts, new: RepoFacts) -> set[str]:
+    """Function names whose cross-file facts changed in the last gather round."""
+    def names(facts: RepoFacts) -> set[str]:
+        keys = {*facts.warning_functions, *facts.warning_params}
+        keys |= {f"{k}={v}" for k, v in facts.function_shapes.items()}
+        return keys
+
+    return {re.split(r"[#@=]", key)[0] for key in names(new) ^ names(old)}
+
+
+def _mentions_any(path: Path, names: set[str]) -> bool:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return True  # let the pipeline report it
+    return any(name.encode() in data for name in names)
+
+
 def write_changes(result: RunResult, config: Config, *, allow_dirty: bool) -> RunResult:
-    """Write every changed file atomically, unless one of them has uncommitted changes."""
-    changed = result.changed
+    """Write every changed file atomically, unless one of them has uncommitted changes.
+
+    Generated modules go first: a migrated file imports them, so a run killed halfway must
+    not leave a file importing a module that was never written (a second run would not
+    write it either, having no site left that asks for it).
+    """
+    changed = [r for r in result.emitted if r.changed] + [r for r in result.results if r.changed]
     targets = [Path(r.path) for r in changed]
     if not allow_dirty:
         dirty = dirty_files(config.root, [t for t in targets if t.exists()])
@@ -132,13 +182,23 @@ def write_changes(result: RunResult, config: Config, *, allow_dirty: bool) -> Ru
     errors: list[tuple[str, str]] = []
     for file_result, target in zip(changed, targets, strict=True):
         assert file_result.new_source is not None
+        if outside_root(target, config.root):
+            errors.append((file_result.path, f"outside the project root {config.root}; not written"))
+            continue
         if file_result.original is not None and not target.exists():
             errors.append((file_result.path, "vanished before it could be written; not recreated"))
             continue
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(target, file_result.new_source)
+            write_atomic(target, file_result.new_source, unchanged=same_text(file_result.original))
             written.append(file_result.path)
+        except StaleFileError:
+            errors.append(
+                (
+                    file_result.path,
+                    "changed on disk while unsentinel ran; left as it is now (run apply again)",
+                )
+            )
         except OSError as exc:
             errors.append(
                 (file_result.path, f"cannot write: {exc.strerror or exc}; file unchanged")

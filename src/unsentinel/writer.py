@@ -1,22 +1,39 @@
-"""Writing results back: atomically, keeping mode bits, and never over uncommitted work."""
+"""Writing results back: atomically, keeping mode bits, and never over uncommitted work.
+
+Nothing is written over a file that changed after the run read it (:class:`StaleFileError`)
+or outside the project root (:func:`outside_root`).
+"""
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import os
 import subprocess
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from .source import SourceError, decode_source
 
-def write_atomic(path: Path, data: bytes) -> None:
+
+class StaleFileError(Exception):
+    """The file on disk is no longer what the run read; it was left as it is."""
+
+
+def write_atomic(
+    path: Path, data: bytes, *, unchanged: Callable[[bytes | None], bool] | None = None
+) -> None:
     """Replace ``path`` with ``data`` so a reader sees the old or the new file, never a mix.
 
     The temp file lives in the same directory (``os.replace`` is atomic only within one
     file system) and takes the original's permission bits (a new file: the umask's) before
     it is moved into place. A symbolic link is written through: its target changes, the
     link stays a link.
+
+    ``unchanged`` is asked, with the file's current bytes (None: no file), at the last
+    moment before the replace; when it says no, nothing is replaced and
+    :class:`StaleFileError` is raised.
     """
     path = Path(os.path.realpath(path))
     mode = path.stat().st_mode & 0o7777 if path.exists() else _new_file_mode()
@@ -27,11 +44,46 @@ def write_atomic(path: Path, data: bytes) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temp_name, mode)
+        if unchanged is not None and not unchanged(_current_bytes(path)):
+            raise StaleFileError("changed on disk while unsentinel ran; not written")
         os.replace(temp_name, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp_name)
         raise
+
+
+def _current_bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def same_text(original: str | None) -> Callable[[bytes | None], bool]:
+    """A check for :func:`write_atomic`: the file still decodes to ``original``.
+
+    ``original`` is the text the run read (a BOM kept as U+FEFF), or None for a file that
+    did not exist; the check then insists that it still does not.
+    """
+
+    def check(current: bytes | None) -> bool:
+        if current is None or original is None:
+            return current is None and original is None
+        try:
+            text, _encoding = decode_source(current)
+        except SourceError:
+            return False
+        bom = "\ufeff" if current.startswith(codecs.BOM_UTF8) else ""
+        return bom + text == original
+
+    return check
+
+
+def outside_root(path: Path, root: Path) -> bool:
+    """True when ``path``, with every symbolic link followed, is not inside ``root``."""
+    real = Path(os.path.realpath(path))
+    return not real.is_relative_to(Path(os.path.realpath(root)))
 
 
 def _new_file_mode() -> int:

@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import libcst as cst
 from libcst.metadata import (
     CodeRange,
-    ParentNodeProvider,
     PositionProvider,
     ScopeProvider,
 )
 
 from ..config import Config
 from ..imports import ImportRequest
+from ..tree import parent_map
 from ..model import Action, Inferred, Kind, Position, RepoFacts, Site, Template
 
 if TYPE_CHECKING:
@@ -60,6 +60,7 @@ class RuleContext:
         facts: RepoFacts,
         path: str,
         module_name: str = "",
+        text: str | None = None,
     ) -> None:
         self.wrapper = wrapper
         self.module = wrapper.module
@@ -67,7 +68,8 @@ class RuleContext:
         self.facts = facts
         self.path = path
         self.module_name = module_name
-        self.sites: list[Site] = []
+        self.text = text if text is not None else wrapper.module.code
+        self.pending: list[tuple[cst.CSTNode, dict[str, Any]]] = []
         self.edits: dict[cst.CSTNode, Builder] = {}
         self.imports: list[ImportRequest] = []
         self.removed_imports: list[ImportRequest] = []
@@ -77,8 +79,12 @@ class RuleContext:
         self.warning_params: set[str] = set()
         self.function_shapes: dict[str, str] = {}
         self.constant_leftovers: set[str] = set()
-        self._positions = wrapper.resolve(PositionProvider)
-        self._parents = wrapper.resolve(ParentNodeProvider)
+        self.parents: Mapping[cst.CSTNode, cst.CSTNode] = parent_map(wrapper.module)
+
+    @cached_property
+    def _positions(self) -> Mapping[cst.CSTNode, CodeRange]:
+        # Positions are the costliest metadata; files that report nothing never need them.
+        return self.wrapper.resolve(PositionProvider)
 
     @cached_property
     def is_test_file(self) -> bool:
@@ -112,7 +118,7 @@ class RuleContext:
         )
 
     def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
-        return self._parents.get(node)
+        return self.parents.get(node)
 
     def ancestors(self, node: cst.CSTNode) -> list[cst.CSTNode]:
         chain = []
@@ -146,12 +152,11 @@ class RuleContext:
         field_path: Inferred | None = None,
         code: Inferred | None = None,
         reasons: tuple[str, ...] = (),
-    ) -> Site:
-        site = Site(
-            scope=self.scope_of(node),
+    ) -> None:
+        """Record a site. Positions are computed later, and only for sites that are kept."""
+        fields = dict(
             rule=rule.code,
             kind=kind,
-            position=self.position(node),
             message=message,
             action=action,
             severity=severity,
@@ -159,8 +164,25 @@ class RuleContext:
             code=code,
             reasons=reasons,
         )
-        self.sites.append(site)
-        return site
+        self.pending.append((node, fields))
+
+    def drop_claimed_detections(self) -> None:
+        """A detector finding inside a site another rule handles is reported there, not twice."""
+        claimed = {id(node) for node, fields in self.pending if fields["kind"] is not Kind.DETECTOR}
+        self.pending = [
+            (node, fields)
+            for node, fields in self.pending
+            if fields["kind"] is not Kind.DETECTOR
+            or not any(id(n) in claimed for n in (node, *self.ancestors(node)))
+        ]
+
+    @property
+    def sites(self) -> list[Site]:
+        """The reported sites with their positions in the original file."""
+        return [
+            Site(position=self.position(node), scope=self.scope_of(node), **fields)  # type: ignore[arg-type]
+            for node, fields in self.pending
+        ]
 
     def replace(self, node: cst.CSTNode, builder: Builder) -> None:
         """Schedule ``node`` to be replaced by ``builder(updated_node)``."""
@@ -177,8 +199,11 @@ class RuleContext:
             self.removed_imports.append(request)
 
 
-class Rule(cst.CSTVisitor):
+class Rule(cst.BatchableCSTVisitor):
     """Base class: subclasses set the class attributes and visit the tree.
+
+    All rules share one traversal (LibCST's batched visitor), so a ``visit_*`` method
+    cannot prune the walk: its return value is ignored.
 
     The docstring of a rule is documentation in fixed sections (*What it does*, *Why*,
     *Example*, *Fix safety*); the docs reference is generated from it.
@@ -190,7 +215,9 @@ class Rule(cst.CSTVisitor):
     VALID: ClassVar[tuple[Example, ...]] = ()
     INVALID: ClassVar[tuple[Example, ...]] = ()
 
-    METADATA_DEPENDENCIES = (PositionProvider, ParentNodeProvider)
+    # Parents come from ``tree.parent_map`` (much cheaper than ParentNodeProvider) and
+    # positions are resolved lazily, so rules declare no metadata of their own.
+    METADATA_DEPENDENCIES = ()
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__()

@@ -63,7 +63,7 @@ class SentinelDefinition(Rule):
         )
         for alias in node.names:
             name = alias.evaluated_name
-            if name in self._constants() and name not in self.context.facts.constant_leftovers:
+            if name in self._constants():  # removed only if the rewrite left it unused
                 self.context.remove_import(module, name, alias.evaluated_alias)
 
     def visit_Module(self, node: cst.Module) -> None:

@@ -91,19 +91,15 @@ class SentinelString(Rule):
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
         self._check(node)
 
-    def visit_FormattedString(self, node: cst.FormattedString) -> bool:
+    def visit_FormattedString(self, node: cst.FormattedString) -> None:
         self._check(node)
-        return True
 
-    def visit_ConcatenatedString(self, node: cst.ConcatenatedString) -> bool:
-        # Report the concatenation once, at its first part; don't descend into the parts.
-        if self._check(node):
-            return False
-        return True
+    def visit_ConcatenatedString(self, node: cst.ConcatenatedString) -> None:
+        self._check(node)
 
     def _check(self, node: cst.BaseExpression) -> bool:
         prefix = starts_with_sentinel(node, self.config)
-        if prefix is None:
+        if prefix is None or self._inside_reported_concatenation(node):
             return False
         self.context.report(
             self,
@@ -113,6 +109,16 @@ class SentinelString(Rule):
             action=Action.REPORT,
         )
         return True
+
+
+    def _inside_reported_concatenation(self, node: cst.CSTNode) -> bool:
+        """``"BLOCK: a" "b"`` is reported once, for the whole concatenation."""
+        parent = self.context.parent(node)
+        while isinstance(parent, cst.ConcatenatedString):
+            if starts_with_sentinel(parent, self.config) is not None:
+                return True
+            parent = self.context.parent(parent)
+        return False
 
 
 class SentinelConstant(Rule):

@@ -124,16 +124,7 @@ class WarningAnnotation(Rule):
     def _returns_warnings(self, function: cst.FunctionDef) -> bool:
         """``return [w for w in items if ...]`` over a warnings list returns warnings."""
         flow = self.context.analysis.flow
-        returns: list[cst.Return] = []
-
-        class _Returns(cst.CSTVisitor):
-            def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-                return node is function
-
-            def visit_Return(self, node: cst.Return) -> None:
-                returns.append(node)
-
-        function.visit(_Returns())
+        returns = self.context.analysis.index.within(cst.Return, function)
         shapes = {flow.shape(r.value) for r in returns if r.value is not None}
         return bool(shapes) and shapes <= {Shape.LIST}
 

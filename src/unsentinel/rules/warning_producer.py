@@ -39,7 +39,6 @@ import re
 from collections.abc import Iterator
 
 import libcst as cst
-from libcst.metadata import PositionProvider
 
 from ..analysis import FunctionFacts, last_name
 from ..config import Config
@@ -202,7 +201,7 @@ class WarningProducer(Rule):
                 self._record_call_flow(node.value, f"#{index}")
 
     def _flows_into_warnings(self, name: str, function: cst.FunctionDef) -> bool:
-        for call in _calls(function):
+        for call in self.analysis.index.within(cst.Call, function):
             func = call.func
             if (
                 isinstance(func, cst.Attribute)
@@ -211,8 +210,14 @@ class WarningProducer(Rule):
                 and any(isinstance(a.value, cst.Name) and a.value.value == name for a in call.args)
             ):
                 return True
-        for assign in _list_assignments(function):
-            if self.analysis.is_warning_list(assign[0]) and _mentions(assign[1], name):
+        index = self.analysis.index
+        for assign in index.within(cst.Assign, function):
+            targets = [t.target for t in assign.targets]
+            if any(self.analysis.is_warning_list(t) for t in targets) and _mentions(assign.value, name):
+                return True
+        for annotated in index.within(cst.AnnAssign, function):
+            value = annotated.value
+            if value is not None and self.analysis.is_warning_list(annotated.target) and _mentions(value, name):
                 return True
         return False
 
@@ -220,7 +225,7 @@ class WarningProducer(Rule):
         """Where a helper returns sentinel strings: ``None`` for the whole value (a list or a
         single string), an index for a slot of a returned tuple."""
         slots: set[int | None] = set()
-        for statement in _returns(function):
+        for statement in self.analysis.index.within(cst.Return, function):
             value = statement.value
             if isinstance(value, cst.Tuple):
                 for index, element in enumerate(value.elements):
@@ -395,17 +400,18 @@ class WarningProducer(Rule):
         field_path: Inferred,
         code: Inferred,
     ) -> None:
-        position = self.context.position(expr)
-        line_text = self.context.analysis.lines[position.line - 1]
-        end_line_text = self.context.analysis.lines[position.end_line - 1]
-        suffix_length = len(end_line_text.rstrip()) - (position.end_column - 1)
-        block_indent = self._block_indent(expr)
         message = stripped.message
         codes_import = self._add_imports(with_codes=code.value is not None)
         class_name = self._warning_class_name()
 
         def build(updated: cst.CSTNode) -> cst.CSTNode:
+            # Layout needs positions, which only a rewrite pays for (not check or gather).
             assert isinstance(updated, cst.BaseExpression)
+            position = self.context.position(expr)
+            line_text = self.context.analysis.lines[position.line - 1]
+            end_line_text = self.context.analysis.lines[position.end_line - 1]
+            suffix_length = len(end_line_text.rstrip()) - (position.end_column - 1)
+            block_indent = self._block_indent(expr)
             if updated is expr or not (stripped.marker or stripped.runtime):
                 new_message = message if updated is expr else updated
             else:  # an inner edit rebuilt the node: strip the rebuilt copy the same way
@@ -444,10 +450,10 @@ class WarningProducer(Rule):
         function = self.analysis.enclosing_function(site)
         if function is None:
             return
-        uses = [n for n in _names(function) if n.value == runtime.name]
+        uses = [n for n in self.analysis.index.within(cst.Name, function) if n.value == runtime.name]
         if len(uses) != 2:  # the assignment and this one use
             return
-        for statement in _simple_statements(function):
+        for statement in self.analysis.index.within(cst.SimpleStatementLine, function):
             if any(
                 isinstance(s, cst.Assign)
                 and any(isinstance(t.target, cst.Name) and t.target.value == runtime.name for t in s.targets)
@@ -644,46 +650,16 @@ def _mentioned_words(
                 yield word
 
 
-def _walk(node: cst.CSTNode, kind: type) -> list:  # type: ignore[type-arg]
-    found: list[cst.CSTNode] = []
 
-    class _Collect(cst.CSTVisitor):
-        def on_visit(self, visited: cst.CSTNode) -> bool:
-            if isinstance(visited, kind):
-                found.append(visited)
-            return True
 
-    node.visit(_Collect())
+def _mentions(expr: cst.BaseExpression, name: str) -> bool:
+    """Does ``name`` occur in a (small) expression?"""
+    found = False
+
+    class _Find(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            nonlocal found
+            found = found or node.value == name
+
+    expr.visit(_Find())
     return found
-
-
-def _calls(function: cst.FunctionDef) -> list[cst.Call]:
-    return _walk(function, cst.Call)
-
-
-def _returns(function: cst.FunctionDef) -> list[cst.Return]:
-    return _walk(function, cst.Return)
-
-
-def _names(function: cst.FunctionDef) -> list[cst.Name]:
-    return _walk(function, cst.Name)
-
-
-def _simple_statements(function: cst.FunctionDef) -> list[cst.SimpleStatementLine]:
-    return _walk(function, cst.SimpleStatementLine)
-
-
-def _list_assignments(function: cst.FunctionDef) -> Iterator[tuple[cst.BaseExpression, cst.BaseExpression]]:
-    for node in _walk(function, cst.Assign):
-        for target in node.targets:
-            yield target.target, node.value
-    for node in _walk(function, cst.AnnAssign):
-        if node.value is not None:
-            yield node.target, node.value
-
-
-def _mentions(expr: cst.CSTNode, name: str) -> bool:
-    return any(n.value == name for n in _walk(expr, cst.Name))
-
-
-_ = PositionProvider  # metadata the base class already declares
