@@ -215,8 +215,9 @@ class FileAnalysis:
         return candidates[-1] if candidates else None
 
     def _indexed(self, loop: Loop, site: cst.CSTNode) -> _Path:
-        in_for_body = isinstance(loop.node, cst.For) and self.is_inside(site, loop.node)
-        if not in_for_body:
+        # The warning is made once per item only inside the loop (a ``for`` body or a
+        # comprehension's element); a guard like ``Counter(r.id for r in rows)`` is not.
+        if not self.is_inside(site, loop.node):
             return _Path(loop.container, final=True)
         if loop.index is None:
             return _Path(loop.container, final=True, lost=True)
@@ -282,6 +283,12 @@ class FileAnalysis:
                 return ancestor.test
             if isinstance(ancestor, cst.IfExp) and previous is not ancestor.test:
                 return ancestor.test
+            if isinstance(ancestor, (cst.ListComp, cst.GeneratorExp, cst.SetComp)) and previous is ancestor.elt:
+                conditions = _comprehension_conditions(ancestor.for_in)
+                if conditions:
+                    return conditions[0] if len(conditions) == 1 else cst.BooleanOperation(
+                        conditions[0], cst.And(), conditions[1]
+                    )
             previous = ancestor
         return None
 
@@ -463,6 +470,14 @@ def _record_loop(
     container, _ = analysis.input_path(iterable, facts, node)
     if container is not None:
         facts.loops.append(Loop(node, target.value, container, index_name, start))
+
+
+def _comprehension_conditions(comp_for: cst.CompFor | None) -> list[cst.BaseExpression]:
+    conditions: list[cst.BaseExpression] = []
+    while comp_for is not None:
+        conditions.extend(condition.test for condition in comp_for.ifs)
+        comp_for = comp_for.inner_for_in
+    return conditions
 
 
 def _enumerate_start(args: tuple[cst.Arg, ...] | list[cst.Arg]) -> int:

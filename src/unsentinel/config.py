@@ -154,10 +154,39 @@ def load_config(
         root = find_project_root(first)
     else:
         root = source.parent.resolve()
-    config = Config(root=root, source=source, **settings)
+    defaults = {k: v for k, v in default_output_modules(root).items() if k not in settings}
+    config = Config(root=root, source=source, **defaults, **settings)
     config = replace(config, **{k: v for k, v in overrides.items() if v is not None})
     check_output_paths(config)
     return config
+
+
+NOT_PACKAGES = frozenset({"tests", "test", "testing", "docs", "examples", "scripts", "benchmarks"})
+
+
+def default_output_modules(root: Path) -> dict[str, str]:
+    """Generated modules go inside the project's package when it has exactly one.
+
+    A repository laid out as ``pkg/`` or ``src/pkg/`` gets ``pkg/warning_codes.py`` and
+    ``pkg/warning_model.py`` (and the error-dict pair); anything else keeps the root-level
+    defaults, and the ``*-module`` keys always win.
+    """
+    packages = [
+        path.relative_to(root).as_posix()
+        for base in (root, root / "src")
+        if base.is_dir()
+        for path in sorted(base.iterdir())
+        if path.is_dir() and (path / "__init__.py").is_file() and path.name not in NOT_PACKAGES
+    ]
+    if len(packages) != 1:
+        return {}
+    package = packages[0]
+    return {
+        "codes_module": f"{package}/warning_codes.py",
+        "models_module": f"{package}/warning_model.py",
+        "error_codes_module": f"{package}/error_codes.py",
+        "error_model_module": f"{package}/error_model.py",
+    }
 
 
 OUTPUT_KEYS = ("codes_module", "models_module", "error_codes_module", "error_model_module")

@@ -65,6 +65,7 @@ def analyze(
     for instance in instances:
         instance.finish()
     context.drop_claimed_detections()
+    context.apply_suppressions()
     context.constant_leftovers.update(_unmigrated_constant_uses(context.pending))
     return context
 
@@ -310,7 +311,14 @@ class _EditApplier(cst.CSTTransformer):
 def _fix_imports(module: cst.Module, context: RuleContext) -> cst.Module:
     root = context.config.root
 
+    generated = {
+        Path(getattr(context.config, key)).parts[0].removesuffix(".py")
+        for key in ("codes_module", "models_module", "error_codes_module", "error_model_module")
+    }
+
     def is_first_party(top: str) -> bool:
+        if top in generated:  # modules this run creates are the project's own
+            return True
         return any((base / top).exists() or (base / f"{top}.py").exists() for base in (root, root / "src"))
 
     return fix_imports(

@@ -87,4 +87,6 @@ def _holder(fd: int) -> str | None:
 
 def _busy(holder: str | None) -> str:
     who = f" (pid {holder})" if holder else ""
-    return f"another unsentinel apply is running on this project{who}; run again when it has finished"
+    return (
+        f"another unsentinel apply is running on this project{who}; run again when it has finished"
+    )

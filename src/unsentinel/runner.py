@@ -183,7 +183,8 @@ def write_changes(result: RunResult, config: Config, *, allow_dirty: bool) -> Ru
     for file_result, target in zip(changed, targets, strict=True):
         assert file_result.new_source is not None
         if outside_root(target, config.root):
-            errors.append((file_result.path, f"outside the project root {config.root}; not written"))
+            reason = f"outside the project root {config.root}; not written"
+            errors.append((file_result.path, reason))
             continue
         if file_result.original is not None and not target.exists():
             errors.append((file_result.path, "vanished before it could be written; not recreated"))

@@ -20,7 +20,7 @@ STOP_WORDS = frozenset(
     """a an the is are was were be been being of for to and or but if then so as at by on in
     into with from this that these those it its it's has have had will would can could should
     may might must do does did please we you your our their there here which who whom what
-    when where how than also again any all each per via only just further""".split()
+    when where how than also again any all each per via only just further such""".split()
 )
 
 # Words that name *what* a warning is about rather than *what is wrong*; dropping them lets
@@ -61,9 +61,23 @@ def extended_words(template: str) -> list[str]:
     return words + rest
 
 
+_PARENTHETICAL = re.compile(r"\([^()]*\)")
+NEGATIONS = frozenset({"no", "not", "without"})
+
+
 def _meaningful(text: str) -> list[str]:
-    words = [w.lower() for w in _WORD.findall(text)]
-    return [w for w in words if w not in STOP_WORDS and w not in ENTITY_NOUNS]
+    """Content words: no stop-words, no entity nouns -- except right after a negation
+    ("wave has no orders" keeps "orders"), and nothing inside parentheses."""
+    words = [w.lower() for w in _WORD.findall(_PARENTHETICAL.sub(" ", text))]
+    kept = []
+    negated = False
+    for word in words:
+        if word in STOP_WORDS:
+            continue  # "no such order": the negation still governs "order"
+        if word not in ENTITY_NOUNS or negated:
+            kept.append(word)
+        negated = word in NEGATIONS
+    return kept
 
 
 def slug_for(template: str, words: int = MAX_WORDS) -> str:
@@ -98,8 +112,11 @@ def assign_codes(
 
 
 def _unique_slug(text: str, used: Mapping[str, str]) -> str:
+    slug = slug_for(text)
+    if slug not in used:
+        return slug
     words = extended_words(text)
-    for count in range(min(MAX_WORDS, len(words)), len(words) + 1):
+    for count in range(len(slug.split("_")) + 1, len(words) + 1):
         slug = "_".join(words[:count])
         if slug not in used:
             return slug

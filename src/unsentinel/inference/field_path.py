@@ -4,7 +4,8 @@ The rule collects three ordered candidate lists for a warning site and this modu
 
 1. *mentioned*: inputs named literally in the message text (``"Pass serial_numbers ..."``,
    ``"sales_order_row_id={x}"``). The first one is the subject of the message and wins.
-2. *interpolated*: inputs whose values the message interpolates (``{destination_location_id}``).
+2. *interpolated*: inputs whose values the message interpolates (``{destination_location_id}``);
+   of several, the one the guarding condition also tests.
 3. *guarding*: inputs in the ``if`` condition that guards the warning.
 
 None of them means the warning is about state (``"order is already DONE"``): ``None``.
@@ -35,6 +36,10 @@ def infer_field_path(
             unindexed_loop,
         )
     if interpolated:
+        tested = [path for path in interpolated if path in guarding]
+        if len(interpolated) > 1 and len(tested) == 1:
+            reason = f"the message shows {tested[0]!r} and the condition tests it"
+            return _maybe_low(Inferred.high(tested[0], reason), unindexed_loop)
         if len(interpolated) == 1:
             reason = f"the message interpolates the input {interpolated[0]!r}"
             return _maybe_low(Inferred.high(interpolated[0], reason), unindexed_loop)

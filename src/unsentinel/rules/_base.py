@@ -8,6 +8,7 @@ refer to the file as it was on disk, and nested edits compose.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -176,6 +177,24 @@ class RuleContext:
             or not any(id(n) in claimed for n in (node, *self.ancestors(node)))
         ]
 
+    def apply_suppressions(self) -> None:
+        """``# noqa`` / ``# noqa: UNS001,UNS101`` on any line of a site drops it and its edit."""
+        if "noqa" not in self.text:
+            return
+        lines = self.text.splitlines()
+        kept = []
+        for node, fields in self.pending:
+            position = self.position(node)
+            span = lines[position.line - 1 : position.end_line]
+            if any(_suppresses(line, fields["rule"]) for line in span):
+                self.edits.pop(node, None)
+            else:
+                kept.append((node, fields))
+        self.pending = kept
+        if not self.edits:  # every rewrite was silenced: the imports they asked for go too
+            self.imports.clear()
+            self.removed_imports.clear()
+
     @property
     def sites(self) -> list[Site]:
         """The reported sites with their positions in the original file."""
@@ -197,6 +216,18 @@ class RuleContext:
         request = ImportRequest(module, name, alias)
         if request not in self.removed_imports:
             self.removed_imports.append(request)
+
+
+_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
+
+
+def _suppresses(line: str, code: str) -> bool:
+    """Does a ``# noqa`` comment on ``line`` cover ``code``? A bare ``# noqa`` covers all."""
+    match = _NOQA.search(line)
+    if match is None:
+        return False
+    codes = match.group("codes")
+    return codes is None or code in re.split(r"[\s,]+", codes.upper())
 
 
 class Rule(cst.BatchableCSTVisitor):
