@@ -35,6 +35,12 @@ class Action(str, enum.Enum):
     REVIEW = "review"  # changed, but an inferred value is low-confidence
     SKIP = "skip"  # left as it is; the reason says why
     REPORT = "report"  # only reported (check-only rules, comments, ...)
+    NOTE = "note"  # listed in ``plan`` for review (a look-alike left alone); not a finding
+
+    @property
+    def is_finding(self) -> bool:
+        """Does ``check`` report it (and fail on it)?"""
+        return self is not Action.NOTE
 
 
 class Kind(str, enum.Enum):

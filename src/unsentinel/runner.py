@@ -53,6 +53,11 @@ class RunResult:
         return [(r.path, s) for r in self.results for s in r.sites]
 
     @property
+    def findings(self) -> int:
+        """Sites ``check`` reports (look-alikes noted for review don't count)."""
+        return sum(1 for r in self.results for s in r.sites if s.action.is_finding)
+
+    @property
     def changed(self) -> list[FileResult]:
         return [r for r in self.all_results if r.changed]
 
@@ -62,12 +67,12 @@ class RunResult:
         if self.failed or self.refused_dirty:
             return 2
         if self.mode is Mode.CHECK:
-            return 1 if any(r.sites for r in self.results) else 0
+            return 1 if self.findings else 0
         if self.mode is Mode.APPLY:
             return 1 if self.written else 0
         if self.mode is Mode.PLAN:
             return 0  # a listing, not a verdict
-        return 1 if self.changed or any(r.sites for r in self.results) else 0
+        return 1 if self.changed or self.findings else 0
 
 
 def run(

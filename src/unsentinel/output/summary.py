@@ -46,8 +46,8 @@ def print_statistics(console: Console, run: RunResult) -> None:
 
 
 def print_check_summary(console: Console, run: RunResult) -> None:
-    findings = sum(len(r.sites) for r in run.results)
-    files = sum(1 for r in run.results if r.sites)
+    findings = run.findings
+    files = sum(1 for r in run.results if any(s.action.is_finding for s in r.sites))
     checked = len(run.results)
     if findings:
         console.print(f"Found {findings} finding(s) in {files} file(s) ({checked} checked).")

@@ -11,7 +11,8 @@ def finding_lines(results: Iterable[FileResult]) -> list[str]:
     rows: list[tuple[str, int, int, str, str]] = []
     for result in results:
         for site in result.sites:
-            rows.append(_row(result.path, site))
+            if site.action.is_finding:
+                rows.append(_row(result.path, site))
     return [f"{path}:{line}:{col}: {code} {msg}" for path, line, col, code, msg in sorted(rows)]
 
 

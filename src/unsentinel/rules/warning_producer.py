@@ -610,7 +610,7 @@ class PlainWarningProducer(WarningProducer):
                 severity="info",
                 message="Preview only - nothing was saved",
                 field_path=None,
-                code=warning_codes.NOTHING_SAVED_PREVIEW,
+                code=warning_codes.NOTHING_SAVED,
             ))
             """,
             id="info keyword",
