@@ -25,6 +25,9 @@ pytestmark = pytest.mark.e2e
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 WARNING_FIXTURES = {"mcp_orders": "orders_mcp", "fulfillment_svc": "fulfillment"}
+# mcp_orders migrates completely, so it also gets the generated wire-shape regression test
+# (fulfillment_svc keeps its constant: one use cannot be migrated, and that test would say so).
+REGRESSION_TEST = {"mcp_orders": "tests/test_warning_wire_shape.py"}
 
 
 @dataclass
@@ -80,7 +83,8 @@ def migration(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathF
     ruff_before, mypy_before = _ruff(root), _mypy(root, WARNING_FIXTURES[name])
     diff = _unsentinel(root, "diff", ".").stdout
     plan = json.loads(_unsentinel(root, "plan", ".").stdout)
-    applied = _unsentinel(root, "apply", "--allow-dirty", ".")
+    extra = ["--emit-regression-test", REGRESSION_TEST[name]] if name in REGRESSION_TEST else []
+    applied = _unsentinel(root, "apply", "--allow-dirty", *extra, ".")
     return Migration(
         root, WARNING_FIXTURES[name], diff, plan, ruff_before, mypy_before,
         applied.returncode, applied.stderr,
@@ -119,6 +123,18 @@ def test_the_repository_own_tests_pass(migration: Migration) -> None:
         cwd=migration.root, capture_output=True, text=True, check=False,
     )
     assert result.returncode == 0, result.stdout[-3000:]
+
+
+def test_the_generated_regression_test_ran(migration: Migration) -> None:
+    if migration.root.name not in REGRESSION_TEST:
+        pytest.skip("this fixture keeps a sentinel use on purpose")
+    test_file = migration.root / REGRESSION_TEST[migration.root.name]
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test_file)],
+        cwd=migration.root, capture_output=True, text=True, check=False,
+    )
+    assert result.returncode == 0, result.stdout[-2000:]
+    assert re.search(r"\d{2,} passed", result.stdout)
 
 
 def test_second_apply_changes_nothing(migration: Migration) -> None:

@@ -142,6 +142,12 @@ def diff(**options: Any) -> None:
     is_flag=True,
     help="Rewrite files even when they have uncommitted git changes.",
 )
+@click.option(
+    "--emit-regression-test",
+    "regression_test",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Also write a pytest module here that pins the new warning wire shape.",
+)
 def apply(**options: Any) -> None:
     """Rewrite the files in place (atomically), then summarise what changed.
 
@@ -200,6 +206,9 @@ def _run_command(
 ) -> None:
     show_statistics = options.pop("statistics")
     allow_dirty = options.pop("allow_dirty", False)
+    regression_test: Path | None = options.pop("regression_test", None)
+    if regression_test is not None:
+        outputs = (*outputs, regression_test)
     paths, config, files_from, jobs = _prepare(options)
     for output in outputs:
         if outside_root(output, config.root):
@@ -220,6 +229,7 @@ def _run_command(
                 jobs=jobs,
                 allow_dirty=allow_dirty,
                 progress=progress,
+                regression_test=regression_test,
             )
     except LockError as exc:
         click.echo(f"error: {exc}", err=True)

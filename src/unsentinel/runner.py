@@ -84,8 +84,12 @@ def run(
     jobs: int | None = None,
     allow_dirty: bool = False,
     progress: Progress | None = None,
+    regression_test: Path | None = None,
 ) -> RunResult:
     """Run unsentinel over ``paths``; the library entry point behind every command.
+
+    ``regression_test``: where to write a pytest module pinning the new wire shape
+    (``apply --emit-regression-test``), as one more generated file.
 
     ``apply`` holds the project's lock (:mod:`unsentinel.lock`) from discovery to the last
     write; a second ``apply`` on the same tree meanwhile raises
@@ -93,8 +97,8 @@ def run(
     """
     if mode is Mode.APPLY:
         with project_lock(config.root):  # raises LockError while another apply runs
-            return _run(paths, config, mode, files_from, jobs, allow_dirty, progress)
-    return _run(paths, config, mode, files_from, jobs, allow_dirty, progress)
+            return _run(paths, config, mode, files_from, jobs, allow_dirty, progress, regression_test)
+    return _run(paths, config, mode, files_from, jobs, allow_dirty, progress, regression_test)
 
 
 def _run(
@@ -105,6 +109,7 @@ def _run(
     jobs: int | None,
     allow_dirty: bool,
     progress: Progress | None,
+    regression_test: Path | None = None,
 ) -> RunResult:
     discovery = discover(paths, config, files_from)
     tasks = list(discovery.tasks)
@@ -118,6 +123,10 @@ def _run(
         from .emit import emit_modules
 
         emitted = tuple(emit_modules(pipeline_results, facts, config))
+        if regression_test is not None:
+            from .emit.regression_test import emit_regression_test
+
+            emitted += (emit_regression_test(regression_test, config),)
     result = RunResult(mode, pipeline_results, discovery, emitted, facts=facts)
     if mode is Mode.APPLY:
         result = write_changes(result, config, allow_dirty=allow_dirty)

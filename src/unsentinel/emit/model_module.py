@@ -14,7 +14,7 @@ from ..model import FileResult, Kind, Status
 
 DOCSTRING = '''"""Structured warning on a preview/apply response.
 
-    Replaces the legacy ``list[str]`` shape where a ``BLOCK:`` prefix double-served as
+    Replaces the legacy ``list[str]`` shape where a sentinel prefix double-served as
     wire signal and UI cue. Four things are first-class: severity (how the consumer should
     respond), message (human text), field_path (which input caused it, when applicable),
     and code (stable programmatic identifier).

@@ -73,6 +73,11 @@ def print_change_summary(console: Console, run: RunResult, *, applied: bool) -> 
         console.print(table)
     else:
         console.print(f"No changes: {len(run.results)} file(s) looked at.")
+    notes = [(r.path, s) for r in run.results for s in r.sites if s.action is Action.NOTE]
+    if notes:
+        console.print(f"{len(notes)} note(s) for review (see `unsentinel plan`):", markup=False)
+        for path, site in notes:
+            console.print(f"  {path}:{site.position.line}: {site.message}", markup=False)
     skipped = [(r.path, r.skip_reason) for r in run.results if r.skip_reason]
     for path, reason in [*skipped, *run.discovery.skipped]:
         console.print(f"skipped: {path}: {reason}", markup=False)

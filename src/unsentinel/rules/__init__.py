@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..config import Config
 from ._base import Example, Rule, RuleContext
 from .error_dict import ErrorDict
-from .sentinel_string import SentinelConstant, SentinelString
+from .sentinel_string import SentinelConstant, SentinelMention, SentinelString
 from .sentinel_definition import SentinelDefinition
 from .warning_annotation import WarningAnnotation
 from .warning_consumer import WarningConsumer
@@ -19,6 +19,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     # Detectors first: they report what the rewriting rules leave behind.
     SentinelString,
     SentinelConstant,
+    SentinelMention,
     # Producers: strings flowing into warnings lists become Warning(...).
     SentinelWarningProducer,
     PlainWarningProducer,

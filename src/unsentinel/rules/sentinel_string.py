@@ -1,4 +1,4 @@
-"""UNS001 / UNS002: find sentinel strings and references to the sentinel constant.
+"""UNS001 / UNS002 / UNS003: find sentinel strings, the sentinel constant, and prose about them.
 
 What it does
     Reports every string literal or f-string whose text starts with a sentinel prefix
@@ -10,7 +10,8 @@ Why
     remember to add it, consumers must substring-match it, and it leaks into JSON. Once a
     repository is migrated, ``unsentinel check`` runs this rule in CI so the habit cannot
     come back. Sites that a rewriting rule handles are reported under that rule instead;
-    these two codes are what is left.
+    these two codes are what is left. UNS003 lists comments and docstrings that explain
+    the old protocol, for a person to update (a note in ``plan``, not a ``check`` finding).
 
 Example
     ``warnings.append("BLOCK: order is empty")`` is reported as UNS001;
@@ -164,3 +165,58 @@ class SentinelConstant(Rule):
             if isinstance(ancestor, cst.BaseStatement):
                 break
         return "use"
+
+
+class SentinelMention(Rule):
+    code = "UNS003"
+    name = "sentinel-mention"
+    summary = "Comment or docstring that explains the sentinel protocol"
+
+    VALID = (Example('"""Orders are blocked by the warehouse."""', id="no marker in the text"),)
+    INVALID = (
+        Example(
+            '''
+            def refuse_if_blocked(warnings):
+                """Raise if any warning is a ``BLOCK:`` entry."""
+            ''',
+            id="docstring",
+        ),
+        Example("limit = 3  # entries prefixed with BLOCK_WARNING_PREFIX stop the apply", id="comment"),
+    )
+
+    @classmethod
+    def needles(cls, config: Config) -> tuple[bytes, ...]:
+        return SentinelString.needles(config) + SentinelConstant.needles(config)
+
+    def visit_Comment(self, node: cst.Comment) -> None:
+        self._check(node, node.value)
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        if self._is_docstring(node):
+            value = node.evaluated_value
+            if isinstance(value, str):
+                self._check(node, value)
+
+    def _is_docstring(self, node: cst.SimpleString) -> bool:
+        expression = self.context.parent(node)
+        statement = self.context.parent(expression) if isinstance(expression, cst.Expr) else None
+        body = self.context.parent(statement) if isinstance(statement, cst.SimpleStatementLine) else None
+        if isinstance(body, cst.Module):
+            return bool(body.body) and body.body[0] is statement
+        if isinstance(body, cst.IndentedBlock):
+            return bool(body.body) and body.body[0] is statement
+        return False
+
+    def _check(self, node: cst.CSTNode, text: str) -> None:
+        words = (*sentinel_markers(self.config), *self.config.sentinel_constants)
+        mentioned = next((w for w in words if w in text), None)
+        if mentioned is None:
+            return
+        self.context.report(
+            self,
+            node,
+            f"Mentions the old protocol ({mentioned!r}): update the text by hand",
+            kind=Kind.DETECTOR,
+            action=Action.NOTE,
+            reasons=("comments and docstrings are never rewritten automatically",),
+        )

@@ -162,18 +162,50 @@ class WarningProducer(Rule):
             self._local_flow(expr)
         else:
             self._record_call_flow(expr, "", shape="item")
+            self._unless_known(expr)
 
     def _local_flow(self, name: cst.Name) -> None:
         """``warnings.append(note)``: follow ``note`` to its assignment in this function."""
         function = self.analysis.enclosing_function(name)
-        if function is None:
-            return
-        facts = self.analysis.function(function)
-        value = self.analysis.single_assignment(name.value, facts)
+        facts = self.analysis.function(function) if function is not None else None
+        value = self.analysis.single_assignment(name.value, facts) if facts is not None else None
         if value is not None and is_stringish(value):
             self._producer(value)
-        elif value is not None:
+            return
+        if value is not None:
             self._record_call_flow(value, "", shape="item")
+        self._unless_known(name)
+
+    def _unless_known(self, expr: cst.BaseExpression) -> None:
+        """Never half-migrate: a value of unknown type going into a migrated warnings list is
+        reported, because after the rewrite it would be the one string among objects."""
+        if not self.context.facts.gathered or self.sentinel_only or self._is_known_warning(expr):
+            return
+        self.context.report(
+            self,
+            expr,
+            "Value of unknown type added to a warnings list: check it is a Warning",
+            kind=Kind.PRODUCER,
+            action=Action.SKIP,
+            reasons=("cannot tell whether this is a string; left as it is",),
+        )
+
+    def _is_known_warning(self, expr: cst.BaseExpression) -> bool:
+        if isinstance(expr, cst.Name) and expr.value == "None":
+            return True  # "no warning" in a ``str | None`` helper
+        if self.analysis.flow.shape(expr) is not None:
+            return True
+        if isinstance(expr, cst.Await):
+            expr = expr.expression
+        if isinstance(expr, cst.Call):
+            callee = last_name(expr.func)
+            return callee in ("Warning", "StructuredWarning") or callee in self.context.facts.warning_functions
+        if isinstance(expr, cst.Name):
+            function = self.analysis.enclosing_function(expr)
+            facts = self.analysis.function(function) if function is not None else None
+            value = self.analysis.single_assignment(expr.value, facts) if facts is not None else None
+            return value is not None and self._is_known_warning(value)
+        return False
 
     def _record_call_flow(self, expr: cst.BaseExpression, suffix: str, shape: str = "") -> None:
         """A helper call whose result lands in a warnings list returns warnings."""
