@@ -1,6 +1,6 @@
 """Every rule's VALID / INVALID examples, run as tests (Fixit and ruff style).
 
-valid: unchanged; invalid: reported, and rewritten to exactly ``after`` (or left alone when
+valid: unchanged and not reported (a note for review is allowed); invalid: reported, and rewritten to exactly ``after`` (or left alone when
 ``after`` is None); ``after`` is a fixed point of the whole rule set.
 """
 
@@ -31,7 +31,8 @@ def _config(example: Example) -> Config:
 def test_valid_example_is_left_alone(rule: type[Rule], example: Example) -> None:
     new, sites = rewrite_source(example.source, _config(example), rules=[rule])
     assert new == example.source
-    assert [s for s in sites if s.rule == rule.code] == []
+    # A look-alike may be *noted* for review in plan (Action.NOTE), never reported.
+    assert [s for s in sites if s.rule == rule.code and s.action.is_finding] == []
 
 
 @pytest.mark.parametrize(("rule", "example"), _cases("INVALID"))

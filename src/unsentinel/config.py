@@ -6,11 +6,13 @@ Unknown keys and wrong types are errors that name the key and the file.
 
 from __future__ import annotations
 
+import ast
 import os
+import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 if sys.version_info >= (3, 11):
@@ -67,6 +69,9 @@ class Config:
     models_module: str = "warning_model.py"
     error_codes_module: str = "error_codes.py"
     error_model_module: str = "error_model.py"
+    error_target: str = "envelope"  # or "helper": call ``error_helper`` instead
+    error_helper: str = ""  # "pkg.errors:error_response"; default: in the error model module
+    error_codes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # CODE -> keywords
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     exclude: tuple[str, ...] = DEFAULT_EXCLUDES
@@ -99,10 +104,13 @@ _LIST_KEYS = {
     "extend-exclude",
 }
 _STR_KEYS = {"codes-module", "models-module", "error-codes-module", "error-model-module"}
+_ERROR_KEYS = {"error-target", "error-helper", "error-codes"}
+ERROR_TARGETS = ("envelope", "helper")
+DEFAULT_ERROR_HELPER = "error_response"
 _INT_KEYS = {"max-file-size"}
 _BOOL_KEYS = {"include-generated"}
 _TABLE_KEYS = {"markers"}
-KNOWN_KEYS = _LIST_KEYS | _STR_KEYS | _INT_KEYS | _BOOL_KEYS | _TABLE_KEYS
+KNOWN_KEYS = _LIST_KEYS | _STR_KEYS | _INT_KEYS | _BOOL_KEYS | _TABLE_KEYS | _ERROR_KEYS
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -154,10 +162,13 @@ def load_config(
         root = find_project_root(first)
     else:
         root = source.parent.resolve()
-    defaults = {k: v for k, v in default_output_modules(root).items() if k not in settings}
+    defaults: dict[str, Any] = {
+        k: v for k, v in default_output_modules(root).items() if k not in settings
+    }
     config = Config(root=root, source=source, **defaults, **settings)
     config = replace(config, **{k: v for k, v in overrides.items() if v is not None})
     check_output_paths(config)
+    check_error_helper(config)
     return config
 
 
@@ -213,6 +224,115 @@ def check_output_paths(config: Config) -> None:
             )
 
 
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_CODE_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
+
+
+def _checked_error_key(key: str, value: Any, prefix: str, source: Path) -> Any:
+    """``error-target``, ``error-helper`` and ``error-codes`` (UNS501's output)."""
+    where = f"{source}: '{prefix}{key}'"
+    if key == "error-target":
+        if value not in ERROR_TARGETS:
+            raise ConfigError(f"{where} must be one of {', '.join(ERROR_TARGETS)}, got {value!r}")
+        return value
+    if key == "error-helper":
+        if not isinstance(value, str) or split_helper(value) is None:
+            raise ConfigError(
+                f'{where} must be "module.path:function" '
+                f'(e.g. "pkg.errors:error_response"), got {value!r}'
+            )
+        return value
+    if not isinstance(value, dict):
+        raise ConfigError(
+            f"{where} must be a table of CODE = [keywords], got {type(value).__name__}"
+        )
+    codes: dict[str, tuple[str, ...]] = {}
+    for code, keywords in value.items():
+        if not _CODE_NAME.fullmatch(code):
+            raise ConfigError(f"{where}: code {code!r} must be UPPER_SNAKE_CASE (e.g. NOTE_LOCKED)")
+        if (
+            not isinstance(keywords, list)
+            or not keywords
+            or not all(isinstance(k, str) and k.strip() for k in keywords)
+        ):
+            raise ConfigError(
+                f"{where}.{code} must be a non-empty list of message keywords, got {keywords!r}"
+            )
+        codes[code] = tuple(keywords)
+    return codes
+
+
+def split_helper(value: str) -> tuple[str, str] | None:
+    """``"pkg.errors:error_response"`` -> ``("pkg.errors", "error_response")``, else None."""
+    module, colon, name = value.partition(":")
+    parts = module.split(".")
+    if not colon or not all(_IDENTIFIER.fullmatch(p) for p in (*parts, name)):
+        return None
+    return module, name
+
+
+def error_helper_target(config: Config) -> tuple[str, str]:
+    """The helper UNS501 calls with ``error-target = "helper"``: ``(module, function)``.
+
+    Without ``error-helper`` it is ``error_response`` in the error model module, which the
+    emitter creates when it is missing.
+    """
+    found = split_helper(config.error_helper) if config.error_helper else None
+    if found is not None:
+        return found
+    return module_path(config.error_model_module), DEFAULT_ERROR_HELPER
+
+
+def module_path(path: str) -> str:
+    """``errsvc/error_codes.py`` -> ``errsvc.error_codes`` (a leading ``src/`` dropped)."""
+    parts = list(PurePosixPath(path.replace("\\", "/")).with_suffix("").parts)
+    if parts and parts[0] == "src":
+        parts = parts[1:]
+    return ".".join(parts)
+
+
+def check_error_helper(config: Config) -> None:
+    """A configured helper outside the error model module must exist in the repository.
+
+    unsentinel only ever adds the helper to the error model module it generates; it does not
+    write into other modules, so a helper it cannot find there is a configuration error.
+    """
+    if config.error_target != "helper" or not config.error_helper:
+        return
+    module, name = error_helper_target(config)
+    if module == module_path(config.error_model_module):
+        return
+    relative = Path(*module.split("."))
+    candidates = [config.root / base / relative.with_suffix(".py") for base in ("", "src")] + [
+        config.root / base / relative / "__init__.py" for base in ("", "src")
+    ]
+    for candidate in candidates:
+        if candidate.is_file() and _defines(candidate, name):
+            return
+    where = f"{config.source}: " if config.source else ""
+    raise ConfigError(
+        f"{where}'error-helper' = {config.error_helper!r}: no module {module} in "
+        f"{config.root} defines {name}(); define it there, or leave 'error-helper' unset so "
+        f"unsentinel adds {DEFAULT_ERROR_HELPER}() to the error model module"
+    )
+
+
+def _defines(path: Path, name: str) -> bool:
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return False
+    return any(
+        isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.name == name
+        or isinstance(node, (ast.Import, ast.ImportFrom))
+        and any((alias.asname or alias.name) == name for alias in node.names)
+        or isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+        for node in tree.body
+    )
+
+
 def _settings_table(source: Path) -> tuple[dict[str, Any], str]:
     """The settings in ``source`` and the dotted prefix their keys have in it.
 
@@ -246,6 +366,11 @@ def _validate(table: Mapping[str, Any], prefix: str, source: Path) -> dict[str, 
             known = ", ".join(sorted(KNOWN_KEYS))
             raise ConfigError(f"{source}: unknown key '{prefix}{key}' (known keys: {known})")
         settings[key.replace("-", "_")] = _checked(key, value, prefix, source)
+    if settings.get("error_helper") and settings.get("error_target") != "helper":
+        raise ConfigError(
+            f"{source}: '{prefix}error-helper' only applies with "
+            f"'{prefix}error-target' = \"helper\""
+        )
     return settings
 
 
@@ -255,6 +380,8 @@ def _checked(key: str, value: Any, prefix: str, source: Path) -> Any:
             f"{source}: '{prefix}{key}' must be {expected}, got {type(value).__name__}"
         )
 
+    if key in _ERROR_KEYS:
+        return _checked_error_key(key, value, prefix, source)
     if key in _LIST_KEYS:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise wrong("a list of strings")

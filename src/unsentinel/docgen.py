@@ -28,6 +28,18 @@ CONFIG_HELP = {
     "models_module": "Where the `Warning` model is written when the repository has none.",
     "error_codes_module": "Where the generated `error_codes` module goes.",
     "error_model_module": "Where the `ErrorDetail` model is written when the repository has none.",
+    "error_target": (
+        'What UNS501 rewrites an error dict to: `"envelope"` (`{"success": False, "error": '
+        'ErrorDetail(...).to_dict()}`) or `"helper"` (a call `error_response(code, message, details)`).'
+    ),
+    "error_helper": (
+        'With `error-target = "helper"`: the helper as `"module.path:function"`. Unset, it is '
+        "`error_response` in the error model module, added there when missing."
+    ),
+    "error_codes": (
+        "Codes outside the spec's registry, each with the message keywords that select it "
+        '(`NOTE_LOCKED = ["is locked"]`); they win over the built-in inference.'
+    ),
     "select": "Run only rules whose code starts with one of these.",
     "ignore": "Never run rules whose code starts with one of these.",
     "exclude": "Globs that replace the default excludes.",

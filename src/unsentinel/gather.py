@@ -75,6 +75,7 @@ def facts_from_context(
         warning_params=tuple(sorted(context.warning_params)),
         function_shapes=tuple(context.function_shapes.items()),
         constant_leftovers=tuple(sorted(context.constant_leftovers)),
+        error_functions=tuple(sorted(context.error_functions)),
     )
 
 
@@ -92,6 +93,7 @@ def merge_facts(
     params: set[str] = set()
     shapes: dict[str, str] = {}
     leftovers: set[str] = set()
+    error_functions: set[str] = set()
     for facts in [*(r.facts for r in results if r.facts is not None), *extra]:
         constants.update(facts.marker_constants)
         params.update(facts.warning_params)
@@ -101,6 +103,7 @@ def merge_facts(
             fields[name] = tuple(dict.fromkeys([*fields.get(name, ()), *names]))
         templates.extend(facts.templates)
         functions.update(facts.warning_functions)
+        error_functions.update(facts.error_functions)
     codes, values = assign_codes(templates, existing_codes or {})
     return RepoFacts(
         model_fields=fields,
@@ -111,5 +114,6 @@ def merge_facts(
         warning_params=frozenset(params),
         function_shapes=shapes,
         constant_leftovers=frozenset(leftovers),
+        error_functions=frozenset(error_functions),
         gathered=True,
     )

@@ -155,6 +155,7 @@ class FileFacts:
     warning_params: tuple[str, ...] = ()  # "func@0", "func@name", "func@0:dict"
     function_shapes: tuple[tuple[str, str], ...] = ()  # helper -> "list" / "item"
     constant_leftovers: tuple[str, ...] = ()  # sentinel constants used where we can't migrate
+    error_functions: tuple[str, ...] = ()  # functions that return an error dict UNS501 migrates
 
 
 @dataclass(frozen=True)
@@ -169,6 +170,7 @@ class RepoFacts:
     warning_params: frozenset[str] = frozenset()
     function_shapes: dict[str, str] = field(default_factory=dict)
     constant_leftovers: frozenset[str] = frozenset()
+    error_functions: frozenset[str] = frozenset()  # their callers read the new error shape
     gathered: bool = False  # True once a whole-repository gather pass produced these facts
 
     @property

@@ -1,7 +1,7 @@
 """The byte-level prefilter: decide, without parsing, whether a file can matter at all.
 
-Each enabled rule names the byte strings it needs (``Rule.needles``); a file that contains
-none of them is never handed to LibCST. This is what keeps ``check`` fast on large trees:
+Each enabled rule names the byte patterns it needs (``Rule.patterns``, by default its
+``needles``); a file that matches none of them is never handed to LibCST. This is what keeps ``check`` fast on large trees:
 most modules of a real repository mention neither a sentinel nor a warnings list.
 """
 
@@ -16,8 +16,8 @@ from .rules import Rule
 
 class Prefilter:
     def __init__(self, rules: Iterable[type[Rule]], config: Config) -> None:
-        needles = sorted({needle for rule in rules for needle in rule.needles(config)})
-        self._pattern = re.compile(b"|".join(re.escape(n) for n in needles)) if needles else None
+        patterns = sorted({pattern for rule in rules for pattern in rule.patterns(config)})
+        self._pattern = re.compile(b"|".join(patterns)) if patterns else None
 
     def may_match(self, data: bytes) -> bool:
         return self._pattern is not None and self._pattern.search(data) is not None

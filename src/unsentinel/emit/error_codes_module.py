@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..config import Config
+from ..config import Config, error_helper_target, module_path
 from ..model import Action, FileResult, Kind
 
 RULE = "UNS501"
@@ -81,6 +81,31 @@ class ErrorDetail(BaseModel):
 '''
 
 
+HELPER = '''
+
+def {name}(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The spec's failed response: ``{{"success": False, "error": {{...}}}}``."""
+    error = ErrorDetail(code=code, message=message, details=details)
+    return {{"success": False, "error": error.to_dict()}}
+'''
+
+# Appended to a model module the repository wrote itself: it relies on nothing in it.
+STANDALONE_HELPER = '''
+
+def {name}(
+    code: "str", message: "str", details: "dict[str, object] | None" = None
+) -> "dict[str, object]":
+    """The spec's failed response: ``{{"success": False, "error": {{...}}}}``.
+
+    Added by unsentinel (``error-target = "helper"``); ``details`` is left out when empty.
+    """
+    error: "dict[str, object]" = {{"code": code, "message": message}}
+    if details:
+        error["details"] = dict(details)
+    return {{"success": False, "error": error}}
+'''
+
+
 def used_codes(results: Iterable[FileResult]) -> set[str]:
     """Every code UNS501 wrote into a file in this run."""
     return {
@@ -127,11 +152,37 @@ def _codes_module(codes: set[str], config: Config) -> FileResult | None:
 
 
 def _model_module(config: Config) -> FileResult | None:
+    """The ``ErrorDetail`` model where missing, and the helper the rewrites call, if ours."""
     path = config.root / config.error_model_module
+    helper = _helper_to_emit(config)
     if path.exists():
-        return None
+        original = _read(path)
+        if helper is None or original is None or helper in _definitions(original):
+            return None
+        separator = "" if original.endswith("\n") or not original else "\n"
+        text = original + separator + STANDALONE_HELPER.format(name=helper)
+        return _result(path, original, text)
     text = PYDANTIC_MODEL if _uses_pydantic(config.root) else DATACLASS_MODEL
+    if helper is not None:
+        text += HELPER.format(name=helper)
     return _result(path, None, text)
+
+
+def _helper_to_emit(config: Config) -> str | None:
+    """The helper's name when the rewrites call one that lives in the error model module."""
+    if config.error_target != "helper":
+        return None
+    module, name = error_helper_target(config)
+    return name if module == module_path(config.error_model_module) else None
+
+
+def _definitions(text: str) -> set[str]:
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return set()
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef)
+    return {n.name for n in tree.body if isinstance(n, functions)} | _constants(text)
 
 
 def _uses_pydantic(root: Path) -> bool:

@@ -18,7 +18,7 @@ message naming an executable) is a server problem, not a missing resource.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from ..model import Inferred
 
@@ -134,13 +134,19 @@ def infer_error_code(
     *,
     external_binary: bool = False,
     translated: bool = False,
+    custom: Mapping[str, Sequence[str]] | None = None,
 ) -> Inferred:
     """The registry code for one error site, with confidence and the evidence used.
 
     ``exceptions`` are the (unqualified) names in the enclosing ``except`` clause;
     ``message`` is the literal text or template (placeholders as ``{}``); ``translated``
     says it is a ``_()`` msgid; ``external_binary`` that the ``try`` body runs a subprocess.
+    ``custom`` holds the repository's own codes (``error-codes``: code -> message keywords);
+    a keyword found in the message decides before any other evidence.
     """
+    configured = code_from_custom(message, custom or {})
+    if configured is not None:
+        return configured
     if status is not None:
         return code_from_status(status, message)
     if exceptions:
@@ -200,6 +206,20 @@ def code_from_exceptions(
     if len(defaults) == 1:
         return Inferred.high(defaults[0], f"except {names}")
     return Inferred.low(defaults[0], f"except {names} allows {', '.join(defaults)}")
+
+
+def code_from_custom(message: str | None, custom: Mapping[str, Sequence[str]]) -> Inferred | None:
+    """A configured code whose keyword occurs in the message (case-insensitively), if any."""
+    if not message:
+        return None
+    lowered = message.casefold()
+    for code, keywords in custom.items():
+        for keyword in keywords:
+            if keyword.casefold() in lowered:
+                return Inferred.high(
+                    code, f"message {_quote(message)} has {keyword!r} (configured {code})"
+                )
+    return None
 
 
 def code_from_message(message: str) -> str | None:

@@ -80,6 +80,7 @@ class RuleContext:
         self.warning_params: set[str] = set()
         self.function_shapes: dict[str, str] = {}
         self.constant_leftovers: set[str] = set()
+        self.error_functions: set[str] = set()  # UNS501: functions returning migrated errors
         self.parents: Mapping[cst.CSTNode, cst.CSTNode] = parent_map(wrapper.module)
 
     @cached_property
@@ -230,6 +231,24 @@ def _suppresses(line: str, code: str) -> bool:
     return codes is None or code in re.split(r"[\s,]+", codes.upper())
 
 
+_WARNINGS_MODULE_API = (
+    b"warn|warn_explicit|simplefilter|filterwarnings|catch_warnings|resetwarnings"
+    b"|showwarning|formatwarning|filters|WarningMessage"
+)
+
+
+def warning_list_patterns(config: Config) -> tuple[bytes, ...]:
+    """Uses of a warnings-list name that can be a list: not ``import warnings``, not
+    ``warnings.warn(...)``, not a call such as ``catch_warnings()``; ``location_warnings``
+    and ``self.warnings`` still count."""
+    return tuple(
+        rb"(?<!import )(?<!from )(?<![A-Za-z0-9])"
+        + re.escape(name.encode())
+        + rb"(?![A-Za-z0-9_(])(?!\.(?:_|" + _WARNINGS_MODULE_API + rb")\b)(?! import)"
+        for name in config.warning_list_names
+    )
+
+
 class Rule(cst.BatchableCSTVisitor):
     """Base class: subclasses set the class attributes and visit the tree.
 
@@ -262,6 +281,15 @@ class Rule(cst.BatchableCSTVisitor):
         The prefilter uses these to keep files away from the LibCST parser entirely.
         """
         raise NotImplementedError
+
+    @classmethod
+    def patterns(cls, config: Config) -> tuple[bytes, ...]:
+        """Regular expressions (bytes) for the prefilter; by default the needles, escaped.
+
+        A rule whose needle is a common word (``warnings``) narrows it to the uses it
+        cares about, so that ``import warnings`` alone does not cost a parse.
+        """
+        return tuple(re.escape(needle) for needle in cls.needles(config))
 
     def finish(self) -> None:
         """Called once after the visit, for rules that decide on whole-file evidence."""

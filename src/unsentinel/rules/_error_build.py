@@ -3,7 +3,9 @@
 :func:`read_message` turns a message expression into the evidence inference needs (its
 template text, whether it is a ``_()`` msgid) and the placeholders that become ``details``.
 :func:`error_detail_call` builds ``ErrorDetail(code=..., message=..., details=...).to_dict()``
-and :func:`envelope` the spec's ``{"success": False, "error": ...}`` around it.
+and :func:`envelope` the spec's ``{"success": False, "error": ...}`` around it;
+:func:`helper_call` builds ``error_response(error_codes.X, message, details)`` instead when
+the repository configures a helper (``error-target = "helper"``).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar, cast
 
 import libcst as cst
 
@@ -19,6 +22,7 @@ from ._error_shapes import TRANSLATORS, call_name
 _PARAM_SUBJECT = re.compile(
     r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*) (is required|are required|must be|must not|may only)\b"
 )
+_N = TypeVar("_N", bound=cst.CSTNode)
 PARAM_CODES = frozenset({"VALIDATION_MISSING_PARAM", "VALIDATION_INVALID_TYPE"})
 
 
@@ -144,6 +148,25 @@ def error_detail_call(
     return cst.Call(cst.Attribute(detail, cst.Name("to_dict")))
 
 
+def helper_call(
+    helper: str,
+    codes_module: str,
+    code: str,
+    message: cst.BaseExpression,
+    details: cst.Dict | None,
+) -> cst.Call:
+    """``error_response(error_codes.X, message, {...})``: the repository's own envelope helper."""
+    args = [cst.Arg(cst.Attribute(cst.Name(codes_module), cst.Name(code))), cst.Arg(message)]
+    if details is not None:
+        args.append(cst.Arg(details))
+    return cst.Call(cst.Name(helper), args)
+
+
+def error_of(response: cst.BaseExpression) -> cst.Subscript:
+    """``<response>["error"]``: the error object of an envelope a helper built."""
+    return cst.Subscript(response, [cst.SubscriptElement(cst.Index(string("error")))])
+
+
 def envelope(error: cst.BaseExpression) -> cst.Dict:
     """The spec's failed response: ``{"success": False, "error": <error>}``."""
     return cst.Dict(
@@ -152,3 +175,32 @@ def envelope(error: cst.BaseExpression) -> cst.Dict:
             cst.DictElement(string("error"), error),
         ]
     )
+
+
+def carry_updates(built: _N, original: cst.CSTNode, updated: cst.CSTNode) -> _N:
+    """``built`` (made from ``original``'s parts) with the edits other sites made inside them.
+
+    Replacements are built from the original nodes; when another edit changed one of them
+    (a client read ``resp["error"]`` used as the message), the updated part takes its place.
+    """
+    for old, new in _changed_parts(original, updated):
+        built = cast(_N, built.deep_replace(old, new))
+    return built
+
+
+def _changed_parts(
+    original: cst.CSTNode, updated: cst.CSTNode
+) -> list[tuple[cst.CSTNode, cst.CSTNode]]:
+    if type(original) is not type(updated) or original.deep_equals(updated):
+        return []  # LibCST rebuilds every node it visits: compare structure, not identity
+    if isinstance(original, (cst.Dict, cst.Assign, cst.DictElement)) or not isinstance(
+        original, cst.BaseExpression
+    ):
+        pairs: list[tuple[cst.CSTNode, cst.CSTNode]] = []
+        old_children, new_children = original.children, updated.children
+        if len(old_children) != len(new_children):
+            return []
+        for old, new in zip(old_children, new_children, strict=True):
+            pairs.extend(_changed_parts(old, new))
+        return pairs
+    return [(original, updated)]

@@ -12,7 +12,6 @@ Tests already reading the new shape (``resp["error"]["code"]``) are left alone.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -25,6 +24,7 @@ from ._error_shapes import (
     DETAIL_CONTAINERS,
     DISCRIMINATORS,
     MESSAGE_KEYS,
+    NodesByFunction,
     ShapeKind,
     classify,
     elements_by_key,
@@ -57,24 +57,24 @@ class _Function:
 
 
 class ConsumerFinder:
-    def __init__(self, rule: Rule, context: RuleContext) -> None:
+    def __init__(self, rule: Rule, context: RuleContext, nodes: NodesByFunction) -> None:
         self.rule = rule
         self.context = context
+        self.nodes = nodes
 
     def scan_function(self, function: cst.FunctionDef) -> None:
         if not function.name.value.startswith("test"):
             return
         state = _Function()
-        nodes = list(_walk(function.body))
-        for node in nodes:
-            if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call):
+        index = self.nodes  # no re-walk: nodes by type and owning function
+        for node in index.within(cst.Assign, function):
+            if isinstance(node.value, cst.Call):
                 self._bind(state, node, len(state.group_of))
-        for node in nodes:
-            if isinstance(node, cst.Subscript):
-                self._read(state, node)
-            elif isinstance(node, cst.Comparison):
-                self._status_check(state, node)
-                self._literal_compare(state, node)
+        for read in index.within(cst.Subscript, function):
+            self._read(state, read)
+        for comparison in index.within(cst.Comparison, function):
+            self._status_check(state, comparison)
+            self._literal_compare(state, comparison)
         self._rewrite(state)
 
     # -- collecting ---------------------------------------------------------------------
@@ -240,14 +240,6 @@ class ConsumerFinder:
             kind=Kind.CONSUMER,
             action=Action.REWRITE,
         )
-
-
-def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """Every node below ``node``, not descending into nested functions or classes."""
-    for child in node.children:
-        yield child
-        if not isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            yield from _walk(child)
 
 
 def _key(node: cst.Subscript) -> str | None:

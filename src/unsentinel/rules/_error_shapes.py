@@ -13,9 +13,15 @@ import http
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeVar
 
 import libcst as cst
 import libcst.matchers as m
+
+if TYPE_CHECKING:
+    from ..analysis import NodeIndex
+
+T = TypeVar("T", bound=cst.CSTNode)
 
 MESSAGE_KEYS = ("error", "message", "detail")
 DISCRIMINATORS = ("success", "ok", "succeed")
@@ -298,3 +304,24 @@ def enclosing_function(node: cst.CSTNode, parent: Parent) -> cst.FunctionDef | N
     while current is not None and not isinstance(current, cst.FunctionDef):
         current = parent(current)
     return current
+
+
+class NodesByFunction:
+    """The file's nodes of a few types, grouped once by the function that directly holds them.
+
+    ``NodeIndex.within`` filters the whole type list on every call; UNS501 asks for every
+    function of the file, so it groups each type in one pass instead.
+    """
+
+    def __init__(self, index: NodeIndex) -> None:
+        self._index = index
+        self._groups: dict[type[cst.CSTNode], dict[cst.FunctionDef | None, list[cst.CSTNode]]] = {}
+
+    def within(self, kind: type[T], function: cst.FunctionDef | None) -> list[T]:
+        groups = self._groups.get(kind)
+        if groups is None:
+            groups = {}
+            for node in self._index.by_type.get(kind, []):
+                groups.setdefault(self._index.owner_of(node), []).append(node)
+            self._groups[kind] = groups
+        return groups.get(function, [])  # type: ignore[return-value]

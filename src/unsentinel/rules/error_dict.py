@@ -37,19 +37,23 @@ Inference
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
+from dataclasses import dataclass
 
 import libcst as cst
 
-from ..config import Config
+from ..config import Config, error_helper_target, module_path
 from ..inference.error_code import infer_error_code
 from ..model import Action, Inferred, Kind
 from . import _error_build as build
 from ._base import Example, Rule, RuleContext
+from ._error_clients import ClientFinder
 from ._error_consumers import ConsumerFinder
+from ._error_lookalikes import reason as lookalike_reason
+from ._error_lookalikes import suspicious
 from ._error_shapes import (
     DETAIL_CONTAINERS,
     MESSAGE_KEYS,
+    NodesByFunction,
     Shape,
     ShapeKind,
     classify,
@@ -66,12 +70,16 @@ MODEL_NAME = "ErrorDetail"
 _SUBPROCESS_HINTS = ("subprocess.", "Popen(", "check_output(", "shutil.which(")
 
 
-def module_of(path: str) -> str:
-    """``errsvc/error_codes.py`` -> ``errsvc.error_codes`` (a leading ``src/`` dropped)."""
-    parts = list(PurePosixPath(path.replace("\\", "/")).with_suffix("").parts)
-    if parts and parts[0] == "src":
-        parts = parts[1:]
-    return ".".join(parts)
+module_of = module_path  # ``errsvc/error_codes.py`` -> ``errsvc.error_codes``
+
+
+@dataclass(frozen=True)
+class _Error:
+    """What the rewrite of one site needs: the code constant, the message, the details."""
+
+    code: str
+    message: cst.BaseExpression
+    details: cst.Dict | None
 
 
 class ErrorDict(Rule):
@@ -240,7 +248,7 @@ class ErrorDict(Rule):
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
         self._incremental: dict[cst.FunctionDef, set[str]] = {}
-        self._consumers = ConsumerFinder(self, context)
+        self._consumer_tests: list[cst.FunctionDef] = []
 
     @classmethod
     def needles(cls, config: Config) -> tuple[bytes, ...]:
@@ -248,20 +256,20 @@ class ErrorDict(Rule):
         for flag in (b"success", b"ok", b"succeed"):
             keys += [b'"' + flag + b'": False', b"'" + flag + b"': False"]
         keys += [b'["message"]', b"['message']", b'["detail"]', b"['detail']"]
-        keys += [b"jsonify(", b"JSONResponse("]
+        keys += [b"jsonify(", b"JSONResponse(", b'"status": "error"', b"'status': 'error'"]
         return tuple(keys)
 
     # -- producers ----------------------------------------------------------------------
     def visit_Dict(self, node: cst.Dict) -> None:
         shape = classify(node)
-        if shape is None or self._in_assertion(node):
+        if shape is None and not suspicious(node, shape) or self._in_assertion(node):
             return
-        flow = response_flow(node, self.context.parent)
+        flow = response_flow(node, self.context.parent) if shape is not None else None
+        if shape is None or flow is None:
+            self._note(node, shape)
+            return
         if shape.kind is ShapeKind.WRAPPED:
-            if flow is not None:
-                self._report_only(node, "Error message inside a success envelope; review by hand")
-            return
-        if flow is None:
+            self._report_only(node, "Error message inside a success envelope; review by hand")
             return
         status = flow.status
         if status is not None and status < 400:
@@ -271,6 +279,20 @@ class ErrorDict(Rule):
         if shape.kind is ShapeKind.MESSAGE_ONLY and status is None:
             return
         self._rewrite_dict(node, shape, status)
+
+    def _note(self, node: cst.Dict, shape: Shape | None) -> None:
+        """A look-alike left alone: listed in ``plan`` with the reason, not a finding."""
+        if not suspicious(node, shape):
+            return
+        why = lookalike_reason(node, self.context.parent)
+        self.context.report(
+            self,
+            node,
+            f"Looks like an error dict but is left alone: {why}",
+            kind=Kind.ERROR,
+            action=Action.NOTE,
+            reasons=(why,),
+        )
 
     def visit_Assign(self, node: cst.Assign) -> None:
         target = node.targets[0].target if len(node.targets) == 1 else None
@@ -299,10 +321,12 @@ class ErrorDict(Rule):
         key = _subscript_key(target)
         if key not in MESSAGE_KEYS or not is_stringish(node.value):
             return
-        call = self._detail_for(node, node.value, (), None, extras={}, spreads=())
-        if call is None:
-            return
-        self.context.replace(node, lambda updated: _with_value(updated, call))
+        error = self._error_for(node, node.value, None, extras={}, spreads=())
+        self._returns_error(node)
+        value = self._error_value(error)
+        self.context.replace(
+            node, lambda updated: _with_value(updated, build.carry_updates(value, node, updated))
+        )
 
     # -- building -----------------------------------------------------------------------
     def _rewrite_dict(self, node: cst.Dict, shape: Shape, status: int | None) -> None:
@@ -323,20 +347,20 @@ class ErrorDict(Rule):
                 spreads.append(value)
             elif key not in ("status",):
                 extras[key] = value
-        call = self._detail_for(node, message, shape.keys, status, extras=extras, spreads=spreads)
-        if call is not None:
-            self.context.replace(node, lambda updated: build.envelope(call))
+        error = self._error_for(node, message, status, extras=extras, spreads=spreads)
+        self._returns_error(node)
+        response = self._response(error)
+        self.context.replace(node, lambda updated: build.carry_updates(response, node, updated))
 
-    def _detail_for(
+    def _error_for(
         self,
         node: cst.CSTNode,
         message: cst.BaseExpression,
-        keys: tuple[str, ...],
         status: int | None,
         *,
         extras: dict[str, cst.BaseExpression],
         spreads: tuple[cst.BaseExpression, ...] | list[cst.BaseExpression],
-    ) -> cst.Call | None:
+    ) -> _Error:
         found = handler_of(node, self.context.parent)
         exceptions: tuple[str, ...] = ()
         alias: str | None = None
@@ -355,6 +379,7 @@ class ErrorDict(Rule):
             text.text,
             external_binary=external_binary,
             translated=text.translated,
+            custom=self.config.error_codes,
         )
         assert code.value is not None
         entries: list[tuple[str, cst.BaseExpression]] = []
@@ -364,16 +389,50 @@ class ErrorDict(Rule):
         entries += [(k, cst.Name(v)) for k, v in text.placeholders if k not in extras]
         entries += list(extras.items())
         details = build.details_dict(_unique(entries), list(spreads))
-        codes_module, model_module = self._targets()
         self._report(node, code, status, exceptions)
-        self.context.add_import(*_import_of(codes_module))
-        self.context.add_import(model_module, MODEL_NAME)
+        return _Error(code.value, message, details)
+
+    # -- the configured target ----------------------------------------------------------
+    @property
+    def _uses_helper(self) -> bool:
+        return self.config.error_target == "helper"
+
+    def _response(self, error: _Error) -> cst.BaseExpression:
+        """The whole failed response: the spec's envelope, or the configured helper's call."""
+        if self._uses_helper:
+            return self._helper_call(error)
+        return build.envelope(self._detail_call(error))
+
+    def _error_value(self, error: _Error) -> cst.BaseExpression:
+        """Just the envelope's ``error`` object (for ``r["error"] = ...``)."""
+        if self._uses_helper:
+            return build.error_of(self._helper_call(error))
+        return self._detail_call(error)
+
+    def _detail_call(self, error: _Error) -> cst.Call:
+        codes_module = self._codes_module()
+        self.context.add_import(module_of(self.config.error_model_module), MODEL_NAME)
         return build.error_detail_call(
-            MODEL_NAME, codes_module.rsplit(".", 1)[-1], code.value, message, details
+            MODEL_NAME, codes_module, error.code, error.message, error.details
         )
 
-    def _targets(self) -> tuple[str, str]:
-        return module_of(self.config.error_codes_module), module_of(self.config.error_model_module)
+    def _helper_call(self, error: _Error) -> cst.Call:
+        codes_module = self._codes_module()
+        module, name = error_helper_target(self.config)
+        self.context.add_import(module, name)
+        return build.helper_call(name, codes_module, error.code, error.message, error.details)
+
+    def _codes_module(self) -> str:
+        """Imports the codes module; returns the name the rewritten code refers to it by."""
+        codes_module = module_of(self.config.error_codes_module)
+        self.context.add_import(*_import_of(codes_module))
+        return codes_module.rsplit(".", 1)[-1]
+
+    def _returns_error(self, node: cst.CSTNode) -> None:
+        """The enclosing function now returns the new error shape: a cross-file fact."""
+        function = enclosing_function(node, self.context.parent)
+        if function is not None:
+            self.context.error_functions.add(function.name.value)
 
     def _report(
         self, node: cst.CSTNode, code: Inferred, status: int | None, exceptions: tuple[str, ...]
@@ -400,8 +459,22 @@ class ErrorDict(Rule):
         )
 
     # -- consumers ----------------------------------------------------------------------
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self._consumers.scan_function(node)
+    def finish(self) -> None:
+        """Consumers, once every producer of the file is known (plus the gathered ones)."""
+        index = self.context.analysis.index
+        nodes = NodesByFunction(index)
+        tests = ConsumerFinder(self, self.context, nodes)
+        clients = ClientFinder(self, self.context, nodes)
+        producers = self.context.facts.error_functions | frozenset(self.context.error_functions)
+        functions: list[cst.FunctionDef | None] = [None]
+        functions += [
+            f for f in index.by_type.get(cst.FunctionDef, []) if isinstance(f, cst.FunctionDef)
+        ]
+        for function in functions:
+            if function is not None and function.name.value.startswith("test"):
+                tests.scan_function(function)
+            elif producers:
+                clients.scan(function, producers)
 
 
 def _subscript_key(node: cst.Subscript) -> str | None:

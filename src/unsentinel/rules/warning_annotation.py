@@ -31,7 +31,7 @@ import libcst as cst
 from ..config import Config
 from ..flow import Shape
 from ..model import Action, Kind
-from ._base import Example, Rule
+from ._base import Example, Rule, warning_list_patterns
 
 
 class WarningAnnotation(Rule):
@@ -77,6 +77,10 @@ class WarningAnnotation(Rule):
     @classmethod
     def needles(cls, config: Config) -> tuple[bytes, ...]:
         return tuple(n.encode() for n in config.warning_list_names)
+
+    @classmethod
+    def patterns(cls, config: Config) -> tuple[bytes, ...]:
+        return warning_list_patterns(config)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         if self.context.analysis.is_warning_list(node.target):

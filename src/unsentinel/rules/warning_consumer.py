@@ -32,7 +32,7 @@ from ..analysis import last_name
 from ..config import Config
 from ..flow import Shape
 from ..model import Action, Kind
-from ._base import Example, Rule
+from ._base import Example, Rule, warning_list_patterns
 from ._layout import expression_code
 from ._strings import Marker, is_stringish, strip_marker, text_marker
 
@@ -87,6 +87,10 @@ class WarningConsumer(Rule):
     @classmethod
     def needles(cls, config: Config) -> tuple[bytes, ...]:
         return tuple(n.encode() for n in config.warning_list_names)
+
+    @classmethod
+    def patterns(cls, config: Config) -> tuple[bytes, ...]:
+        return warning_list_patterns(config)
 
     @property
     def flow(self):  # type: ignore[no-untyped-def]

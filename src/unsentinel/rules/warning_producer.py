@@ -46,7 +46,7 @@ from ..inference.code import constant_name, slug_for
 from ..inference.field_path import infer_field_path
 from ..inference.severity import infer_severity
 from ..model import Action, Inferred, Kind
-from ._base import Example, Rule
+from ._base import Example, Rule, warning_list_patterns
 from ._layout import call_code, expression_code
 from ._strings import (
     Marker,
@@ -77,6 +77,13 @@ class WarningProducer(Rule):
         constants = tuple(c.encode() for c in config.sentinel_constants)
         lists = tuple(n.encode() for n in config.warning_list_names)
         return markers + constants + (lists if not cls.sentinel_only else ())
+
+    @classmethod
+    def patterns(cls, config: Config) -> tuple[bytes, ...]:
+        markers = tuple(re.escape(m.rstrip().encode()) for m in config.severity_markers if m.strip())
+        constants = tuple(re.escape(c.encode()) for c in config.sentinel_constants)
+        lists = warning_list_patterns(config) if not cls.sentinel_only else ()
+        return markers + constants + lists
 
     def visit_Module(self, node: cst.Module) -> None:
         from ._strings import text_marker
