@@ -70,7 +70,14 @@ class WarningFlow:
             return self._comprehension(expr)
         if isinstance(expr, cst.IfExp):
             body, orelse = self.shape(expr.body), self.shape(expr.orelse)
-            return body or orelse if body == orelse or None in (body, orelse) else None
+            if body == orelse:
+                return body
+            # ``[note] if note else []``: an empty arm takes the other arm's shape.
+            if body is None and _is_empty(expr.body):
+                return orelse
+            if orelse is None and _is_empty(expr.orelse):
+                return body
+            return None
         if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
             left, right = self.shape(expr.left), self.shape(expr.right)
             return left if left in (Shape.LIST, Shape.DICT_LIST) and left == right else None
@@ -171,6 +178,12 @@ class WarningFlow:
         if element is Shape.DICT:
             return Shape.DICT_LIST
         return None
+
+
+def _is_empty(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, (cst.List, cst.Tuple)):
+        return not expr.elements
+    return isinstance(expr, cst.Name) and expr.value == "None"
 
 
 def _comp_fors(comp_for: cst.CompFor | None):  # type: ignore[no-untyped-def]

@@ -110,8 +110,9 @@ def _detail_key(name: str) -> str:
 _NO_SPACE = cst.SimpleWhitespace("")
 
 
-def string(value: str) -> cst.SimpleString:
-    return cst.SimpleString('"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"')
+def string(value: str, quote: str = '"') -> cst.SimpleString:
+    escaped = value.replace("\\", "\\\\").replace(quote, "\\" + quote)
+    return cst.SimpleString(quote + escaped + quote)
 
 
 def keyword(name: str, value: cst.BaseExpression) -> cst.Arg:

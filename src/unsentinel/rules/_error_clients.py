@@ -155,7 +155,8 @@ class ClientFinder:
         if not self._behind_error_check(read):
             return Plan(None, problem=f'reads "{read.key}" where success responses reach too')
         path = ("error", "details") if read.key in DETAIL_CONTAINERS else ("error", "message")
-        return Plan(read.node, _subscripts(cst.Name(read.variable), read, path))
+        quote = self._free_quote(read.node)
+        return Plan(read.node, _subscripts(cst.Name(read.variable), read, path, quote))
 
     def _atom(self, read: Read) -> tuple[cst.BaseExpression, bool | None]:
         """The smallest test around ``read`` and whether it being true means "failed".
@@ -203,6 +204,13 @@ class ClientFinder:
         if isinstance(up, cst.UnaryOperation) and isinstance(up.operator, cst.Not):
             return up, None if polarity is None else not polarity
         return node, polarity
+
+    def _free_quote(self, node: cst.CSTNode) -> str:
+        """A quote the new keys can use: not the one of an f-string around ``node``."""
+        for ancestor in self.context.ancestors(node):
+            if isinstance(ancestor, cst.FormattedString):
+                return "'" if ancestor.quote.startswith('"') else '"'
+        return '"'
 
     def _guard_of(self, atom: cst.BaseExpression) -> cst.CSTNode | None:
         """The ``if`` / ``while`` / ternary / ``assert`` whose whole test is ``atom``."""
@@ -284,7 +292,9 @@ def _failed_check(read: Read, *, error: bool) -> cst.Comparison:
     return cst.Comparison(get, [cst.ComparisonTarget(operator, cst.Name("False"))])
 
 
-def _subscripts(base: cst.BaseExpression, read: Read, path: tuple[str, ...]) -> cst.BaseExpression:
+def _subscripts(
+    base: cst.BaseExpression, read: Read, path: tuple[str, ...], quote: str
+) -> cst.BaseExpression:
     """``x["error"]["message"]`` on the same accessor ``read`` used (``body.data`` ...)."""
     node = read.node
     accessor = node.value if isinstance(node, cst.Subscript) else None
@@ -292,7 +302,7 @@ def _subscripts(base: cst.BaseExpression, read: Read, path: tuple[str, ...]) -> 
         accessor = node.func.value
     value: cst.BaseExpression = accessor if accessor is not None else base
     for key in path:
-        value = cst.Subscript(value, [cst.SubscriptElement(cst.Index(build.string(key)))])
+        value = cst.Subscript(value, [cst.SubscriptElement(cst.Index(build.string(key, quote)))])
     return value
 
 

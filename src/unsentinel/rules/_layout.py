@@ -25,20 +25,24 @@ def call_code(
     suffix_length: int,
     block_indent: int,
 ) -> str:
-    """Source for ``name(k=v, ...)`` replacing an expression at 0-based ``column`` of
-    ``line_text``; ``suffix_length`` characters follow the expression on its last line."""
-    one_line = f"{name}(" + ", ".join(f"{k}={v}" for k, v in arguments) + ")"
+    """Source for ``name(k=v, ...)`` -- or, with ``name=""``, the dict ``{"k": v, ...}`` --
+    replacing an expression at 0-based ``column`` of ``line_text``; ``suffix_length``
+    characters follow the expression on its last line."""
+    opener, closer = (f"{name}(", ")") if name else ("{", "}")
+    items = [f"{k}={v}" if name else f'"{k}": {v}' for k, v in arguments]
+    one_line = opener + ", ".join(items) + closer
     if "\n" not in one_line and column + len(one_line) + suffix_length <= LINE_LENGTH:
         return one_line
     # LibCST re-adds the enclosing block's indentation to continuation lines inside
     # brackets, so everything below is written relative to that block.
     base = line_text[: len(line_text) - len(line_text.lstrip())][block_indent:]
     inner = base + indent_unit
-    lines = [f"{name}("]
+    lines = [opener]
     for key, value in arguments:
-        new_column = block_indent + len(inner) + len(key) + 1
-        lines.append(f"{inner}{key}={_shift(value, new_column - column)},")
-    lines.append(f"{base})")
+        label = f"{key}=" if name else f'"{key}": '
+        new_column = block_indent + len(inner) + len(label)
+        lines.append(f"{inner}{label}{_shift(value, new_column - column)},")
+    lines.append(f"{base}{closer}")
     return "\n".join(lines)
 
 

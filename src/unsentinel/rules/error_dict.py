@@ -6,8 +6,10 @@ What it does
     ``{"status": "error", "message": ...}``, ``jsonify({"message": ...}), 404``,
     ``JSONResponse(content={"detail": ...}, status_code=404)``, ``Response(json.dumps(d),
     status=400)``, ``r = {"success": False, "error": None}`` ... ``r["error"] = "..."`` - and
-    rewrites each into the MCP-AQL error envelope with a registry code. In test files it
-    also rewrites the reads of the old keys (``resp["error"] == "..."``) to the new shape.
+    rewrites each into the MCP-AQL error envelope with a registry code (or into a call of the
+    repository's helper, ``error-target = "helper"``). It also rewrites the reads of the old
+    keys to the new shape: in tests (``resp["error"] == "..."``) and in the code that calls a
+    migrated function (``if resp.get("ok") is False: raise X(resp["message"])``).
 
 Why
     Clients cannot act on prose. The spec's envelope (ADR-006) carries a machine-readable
@@ -21,17 +23,20 @@ Use instead
     message=f"Note {note_id} not found", details={"note_id": note_id}).to_dict()}), 404``
 
 Fix safety
-    The wire shape changes on purpose, so every client must follow: consumers in test
-    files are rewritten, consumers elsewhere are reported. A returned status stays returned.
-    Only dicts whose value provably reaches a ``return`` are rewritten: metric labels,
-    ``%``-mappings, counters, routing tables, log ``extra=``, ``details=``/``metadata=``
-    arguments, per-item batch results and JSON-RPC protocol errors are left alone. An error
-    inside a success envelope is reported, never moved.
+    The wire shape changes on purpose, so every client must follow: a reader of the old keys
+    is rewritten when each of its reads is an error check or sits behind one; otherwise all
+    of its reads are reported (action ``skip``) and none is changed. A returned status stays
+    returned. Only dicts whose value provably reaches a ``return`` are rewritten: metric
+    labels, ``%``-mappings, counters, routing tables, log ``extra=``, ``details=`` /
+    ``metadata=`` arguments, per-item batch results and JSON-RPC protocol errors are left
+    alone and listed in ``plan`` as notes with the reason. An error inside a success envelope
+    is reported, never moved.
 
 Inference
     The code comes from the HTTP status (refined by the message within its family), then the
     handled exception, then the message wording; see
-    :mod:`unsentinel.inference.error_code`. Anything else is ``INTERNAL_ERROR`` with low
+    :mod:`unsentinel.inference.error_code`. Codes configured in ``error-codes`` (code ->
+    message keywords) come first. Anything else is ``INTERNAL_ERROR`` with low
     confidence, shown in ``plan`` and the review table.
 """
 

@@ -278,6 +278,12 @@ class WarningConsumer(Rule):
         else:
             self._message_of(expr, "warning where the annotation promises str")
 
+    def visit_IfExp(self, node: cst.IfExp) -> None:
+        """``w.removeprefix(P) if blocked else w``: the display is text on *both* arms."""
+        for shown, other in ((node.body, node.orelse), (node.orelse, node.body)):
+            if self._prefix_removal(shown) is not None or is_stringish(shown):
+                self._message_of(other, "the other arm of a display expression")
+
     def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> None:
         self._message_of(node.expression, "warning shown in an f-string")
 

@@ -70,6 +70,7 @@ class WarningProducer(Rule):
     """Shared visitor; the two subclasses differ only in which strings they take."""
 
     sentinel_only: bool = True
+    _as_dict: bool = False  # render the next producers as dumped dicts, not Warning(...)
 
     @classmethod
     def needles(cls, config: Config) -> tuple[bytes, ...]:
@@ -94,6 +95,7 @@ class WarningProducer(Rule):
 
     # -- where warnings flow --------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
+        self._mocked_helper(node)
         func = node.func
         if isinstance(func, cst.Attribute) and self.analysis.is_warning_list(func.value):
             method = func.attr.value
@@ -111,6 +113,36 @@ class WarningProducer(Rule):
                 # A literal list handed to a helper that takes warnings (often in tests).
                 if isinstance(arg.value, (cst.List, cst.Tuple)):
                     self._elements(arg.value)
+
+    def _mocked_helper(self, node: cst.Call) -> None:
+        """``patch("pkg.mod.check", return_value=[...])`` / ``setattr(mod, "check", lambda
+        *a: [...])``: a test double of a helper that returns warnings returns them too."""
+        if last_name(node.func) not in ("patch", "object", "setattr"):
+            return
+        names = [a.value.evaluated_value for a in node.args if isinstance(a.value, cst.SimpleString)]
+        target = next((n.rsplit(".", 1)[-1] for n in names if isinstance(n, str)), None)
+        if target is None or target not in self.context.facts.warning_functions:
+            return
+        single = self.context.facts.function_shapes.get(target) == "item"
+        for arg in node.args:
+            value = arg.value
+            if isinstance(value, cst.Lambda):
+                value = value.body
+            elif not (arg.keyword is not None and arg.keyword.value == "return_value"):
+                continue
+            if single:
+                self._candidate(value)
+            else:
+                self._elements(value)
+
+    def visit_DictElement(self, node: cst.DictElement) -> None:
+        """``{"warnings": [...]}``: a view splatted into a model, or -- in tests -- a
+        hand-written stand-in for a dumped response, whose entries become dicts."""
+        key = node.key.evaluated_value if isinstance(node.key, cst.SimpleString) else None
+        if isinstance(key, str) and self.analysis.is_warning_list_name(key):
+            self._as_dict = self.context.is_test_file
+            self._elements(node.value)
+            self._as_dict = False
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         if isinstance(node.operator, cst.AddAssign) and self.analysis.is_warning_list(node.target):
@@ -131,6 +163,14 @@ class WarningProducer(Rule):
             return
         name = function.name.value
         marked = self._marked_slots(function)
+        if None in marked and name not in self.context.warning_functions:
+            # A helper that returns sentinel strings returns warnings: callers, tests that
+            # mock it and its annotation learn that through the gather pass.
+            self.context.warning_functions.append(name)
+            if _returns_list(function):
+                self.context.function_shapes.setdefault(name, "list")
+            else:
+                self.context.function_shapes.setdefault(name, "item")
         if isinstance(node.value, cst.Tuple):
             slots = {int(f.split("#")[1]) for f in self.context.facts.warning_functions if f.startswith(f"{name}#")}
             for index in sorted(slots | {m for m in marked if m is not None}):
@@ -273,9 +313,17 @@ class WarningProducer(Rule):
             elif isinstance(value, cst.List):
                 if any(self._is_marked(e.value) for e in value.elements):
                     slots.add(None)
-            elif value is not None and self._is_marked(value):
+            elif value is not None and self._marked_value(value):
                 slots.add(None)
         return slots
+
+    def _marked_value(self, value: cst.BaseExpression) -> bool:
+        """A returned list, string or conditional of them that carries a sentinel."""
+        if isinstance(value, cst.IfExp):
+            return self._marked_value(value.body) or self._marked_value(value.orelse)
+        if isinstance(value, (cst.List, cst.Tuple)):
+            return any(self._is_marked(e.value) for e in value.elements)
+        return self._is_marked(value)
 
     def _is_marked(self, expr: cst.BaseExpression) -> bool:
         return is_stringish(expr) and self._strip(expr) is not None
@@ -350,7 +398,7 @@ class WarningProducer(Rule):
         else:
             code = self._code(template, function)
             self.context.templates.append(_template(template))
-        self._schedule(expr, stripped, severity_code, field_path, code)
+        self._schedule(expr, stripped, severity_code, field_path, code, as_dict=self._as_dict)
         kind = "sentinel warning" if stripped.marker or stripped.runtime else "plain warning"
         reasons = [f"template: {template!r}"]
         low = any(v.confidence.value == "low" for v in (severity, field_path, code))
@@ -438,10 +486,12 @@ class WarningProducer(Rule):
         severity_code: str,
         field_path: Inferred,
         code: Inferred,
+        *,
+        as_dict: bool = False,
     ) -> None:
         message = stripped.message
-        codes_import = self._add_imports(with_codes=code.value is not None)
-        class_name = self._warning_class_name()
+        codes_import = self._add_imports(with_codes=code.value is not None, with_model=not as_dict)
+        class_name = "" if as_dict else self._warning_class_name()
 
         def build(updated: cst.CSTNode) -> cst.CSTNode:
             # Layout needs positions, which only a rewrite pays for (not check or gather).
@@ -507,7 +557,7 @@ class WarningProducer(Rule):
                     action=Action.REWRITE,
                 )
 
-    def _add_imports(self, *, with_codes: bool = True) -> str:
+    def _add_imports(self, *, with_codes: bool = True, with_model: bool = True) -> str:
         from ..files import module_name  # files -> engine -> rules: import late
 
         config = self.config
@@ -522,7 +572,7 @@ class WarningProducer(Rule):
         else:
             self.context.add_import(name)
         models_module = module_name(config.root / config.models_module, config.root)
-        if self.context.module_name != models_module:
+        if with_model and self.context.module_name != models_module:
             alias = self._warning_class_name()
             self.context.add_import(models_module, "Warning", None if alias == "Warning" else alias)
         return name
@@ -689,6 +739,13 @@ def _mentioned_words(
                 yield word
 
 
+
+
+def _returns_list(function: cst.FunctionDef) -> bool:
+    annotation = function.returns.annotation if function.returns is not None else None
+    if isinstance(annotation, cst.Subscript):
+        return last_name(annotation.value) in ("list", "List", "Sequence", "Iterable")
+    return annotation is None
 
 
 def _mentions(expr: cst.BaseExpression, name: str) -> bool:
