@@ -7,7 +7,7 @@ Computed lazily once per file (``RuleContext.analysis``) and read by every rule.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, TypeVar
@@ -448,9 +448,10 @@ def _record_loop(
     analysis: FileAnalysis,
     facts: FunctionFacts,
     node: cst.CSTNode,
-    target: cst.BaseAssignTargetExpression,
+    loop_target: cst.BaseAssignTargetExpression,
     iterable: cst.BaseExpression,
 ) -> None:
+    target: cst.BaseExpression = loop_target
     index_name: str | None = None
     start = 0
     if m.matches(iterable, m.Call(func=m.Name("enumerate"))):
@@ -480,7 +481,7 @@ def _comprehension_conditions(comp_for: cst.CompFor | None) -> list[cst.BaseExpr
     return conditions
 
 
-def _enumerate_start(args: tuple[cst.Arg, ...] | list[cst.Arg]) -> int:
+def _enumerate_start(args: Sequence[cst.Arg]) -> int:
     for position, arg in enumerate(args):
         is_start = (arg.keyword is not None and arg.keyword.value == "start") or (
             arg.keyword is None and position == 1

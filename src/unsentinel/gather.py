@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from .inference.code import assign_codes
 from typing import TYPE_CHECKING
 
-from .model import FileFacts, FileResult, RepoFacts
+from .model import FileFacts, FileResult, RepoFacts, Template
 
 if TYPE_CHECKING:
     from .rules._base import RuleContext
@@ -87,7 +87,7 @@ def merge_facts(
 ) -> RepoFacts:
     """Combine per-file facts into the repository view, assigning one code per template."""
     fields: dict[str, tuple[str, ...]] = {}
-    templates = []
+    templates: list[Template] = []
     functions: set[str] = set()
     constants: dict[str, str] = {}
     params: set[str] = set()

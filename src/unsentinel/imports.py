@@ -20,6 +20,9 @@ from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 
 
+Statement = cst.SimpleStatementLine | cst.BaseCompoundStatement
+
+
 @dataclass(frozen=True)
 class ImportRequest:
     module: str
@@ -57,7 +60,7 @@ def fix_imports(
 
 def _remove_unused(module: cst.Module, remove: Sequence[ImportRequest]) -> cst.Module:
     used = _names_used_outside_imports(module)
-    body = list(module.body)
+    body: list[Statement] = list(module.body)
     index = 0
     while index < len(body):
         statement = body[index]
@@ -76,8 +79,8 @@ def _remove_unused(module: cst.Module, remove: Sequence[ImportRequest]) -> cst.M
 
 
 def _without_unused(
-    statement: cst.BaseStatement, remove: Sequence[ImportRequest], used: set[str]
-) -> cst.BaseStatement | None:
+    statement: Statement, remove: Sequence[ImportRequest], used: set[str]
+) -> Statement | None:
     if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
         return statement
     node = statement.body[0]
@@ -104,8 +107,8 @@ def _without_unused(
 
 
 def _take_leading_lines(
-    following: cst.BaseStatement, removed: cst.BaseStatement
-) -> cst.BaseStatement:
+    following: Statement, removed: Statement
+) -> Statement:
     """Keep the larger gap and every comment when ``removed`` disappears before ``following``."""
     mine = list(removed.leading_lines)
     theirs = list(following.leading_lines)
@@ -209,7 +212,7 @@ def _statement_for(request: ImportRequest) -> cst.SimpleStatementLine:
 
 
 def _run_for(
-    body: list[cst.BaseStatement], imports: list[int], module: str, section: Callable[[str], str]
+    body: list[Statement], imports: list[int], module: str, section: Callable[[str], str]
 ) -> list[int] | None:
     """The block (imports not separated by a blank line) of ``module``'s isort section."""
     runs: list[list[int]] = []
@@ -226,7 +229,7 @@ def _run_for(
     return None
 
 
-def _after_docstring_and_future(body: list[cst.BaseStatement]) -> int:
+def _after_docstring_and_future(body: list[Statement]) -> int:
     position = 0
     for index, statement in enumerate(body):
         if index == 0 and _is_docstring(statement):
@@ -238,7 +241,7 @@ def _after_docstring_and_future(body: list[cst.BaseStatement]) -> int:
     return position
 
 
-def _is_docstring(statement: cst.BaseStatement) -> bool:
+def _is_docstring(statement: Statement) -> bool:
     return (
         isinstance(statement, cst.SimpleStatementLine)
         and len(statement.body) == 1
@@ -247,7 +250,7 @@ def _is_docstring(statement: cst.BaseStatement) -> bool:
     )
 
 
-def _import_module(statement: cst.BaseStatement) -> str | None:
+def _import_module(statement: Statement) -> str | None:
     if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
         return None
     node = statement.body[0]

@@ -200,7 +200,7 @@ class RuleContext:
     def sites(self) -> list[Site]:
         """The reported sites with their positions in the original file."""
         return [
-            Site(position=self.position(node), scope=self.scope_of(node), **fields)  # type: ignore[arg-type]
+            Site(position=self.position(node), scope=self.scope_of(node), **fields)
             for node, fields in self.pending
         ]
 

@@ -134,19 +134,21 @@ class WarningAnnotation(Rule):
 
     # -- the rewrite ----------------------------------------------------------------------
     def _rewrite(self, annotation: cst.Annotation, *, dict_items: bool, tuple_index: int | None = None) -> None:
-        target = annotation.annotation
-        if tuple_index is not None:
+        target: cst.BaseExpression | None = annotation.annotation
+        if tuple_index is not None and target is not None:
             target = _tuple_slot(target, tuple_index)
-            if target is None:
-                return
+        if target is None:
+            return
         names = _str_names(target)
         if not names:
             return
         replacement = "dict[str, Any]" if dict_items else self.context.analysis.warning_class
+        def build(_updated: cst.CSTNode) -> cst.CSTNode:
+            return cst.parse_expression(replacement)
+
         for name in names:
-            if name in self.context.edits:
-                continue
-            self.context.replace(name, lambda _u, r=replacement: cst.parse_expression(r))
+            if name not in self.context.edits:
+                self.context.replace(name, build)
         if dict_items:
             self.context.add_import("typing", "Any")
         else:

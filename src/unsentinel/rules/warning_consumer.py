@@ -269,9 +269,9 @@ class WarningConsumer(Rule):
             for element in expr.elements:
                 self._string_context(element.value)
         elif isinstance(expr, cst.Dict):
-            for element in expr.elements:
-                if isinstance(element, cst.DictElement):
-                    self._string_context(element.value)
+            for entry in expr.elements:
+                if isinstance(entry, cst.DictElement):
+                    self._string_context(entry.value)
         elif isinstance(expr, cst.IfExp):
             self._string_context(expr.body)
             self._string_context(expr.orelse)
@@ -375,10 +375,10 @@ class WarningConsumer(Rule):
                 return Marker(name, found.severity)
             return None
         if isinstance(expr, cst.SimpleString):
-            value = expr.evaluated_value
-            if isinstance(value, str):
-                found = text_marker(value, self.config.severity_markers)
-                if found is not None and value.strip() == found.text:
+            literal = expr.evaluated_value
+            if isinstance(literal, str):
+                found = text_marker(literal, self.config.severity_markers)
+                if found is not None and literal.strip() == found.text:
                     return found
         return None
 

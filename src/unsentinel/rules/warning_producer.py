@@ -40,7 +40,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from ..analysis import FunctionFacts, last_name
+from ..analysis import FileAnalysis, FunctionFacts, last_name
 from ..config import Config
 from ..inference.code import constant_name, slug_for
 from ..inference.field_path import infer_field_path
@@ -181,7 +181,7 @@ class WarningProducer(Rule):
 
     # -- candidates ----------------------------------------------------------------------
     @property
-    def analysis(self):  # type: ignore[no-untyped-def]
+    def analysis(self) -> FileAnalysis:
         return self.context.analysis
 
     def _elements(self, expr: cst.BaseExpression, *, single: bool = False) -> None:
