@@ -67,6 +67,31 @@ def test_every_error_site_gets_its_code(project: Path) -> None:
     assert len(producers) == len(_expected("expected_errors.json"))
 
 
+# Look-alikes that are not dict literals: nothing for UNS501 to note.
+NOT_DICTS = (
+    'summary["error"] += 1',
+    'alerts.dispatch("error",',
+    '``{"error": "note 7 not found"}``',
+)
+
+
+def test_every_lookalike_dict_is_noted_in_plan(project: Path) -> None:
+    result = _run("plan", "-j", "1", "--format", "json", ".")
+    assert result.exit_code == 0, result.stderr
+    notes = {
+        (s["path"], s["line"]): s["reasons"]
+        for s in json.loads(result.stdout)["sites"]
+        if s["rule"] == "UNS501" and s["action"] == "note"
+    }
+    expected = {
+        (entry["file"], _line_of(project / entry["file"], entry["needle"]))
+        for entry in _expected("expected_lookalikes.json")
+        if entry["needle"] not in NOT_DICTS
+    }
+    assert set(notes) == expected
+    assert all(reasons for reasons in notes.values())
+
+
 def test_apply_then_the_service_tests_pass(project: Path) -> None:
     before = {p: p.read_text(encoding="utf-8") for p in project.rglob("*.py")}
     result = _run("apply", "-j", "1", "--allow-dirty", ".")

@@ -23,13 +23,12 @@ T = TypeVar("T", bound=cst.CSTNode)
 
 # Parameters that are plumbing, not user input.
 NON_INPUT_PARAMS = frozenset(
-    "self cls client ctx context session db conn connection store logger log api "
-    "repo repository settings config request_context".split()
+    ["self", "cls", "client", "ctx", "context", "session", "db", "conn", "connection", "store", "logger", "log", "api", "repo", "repository", "settings", "config", "request_context"]
 )
 NON_INPUT_TYPE_SUFFIXES = ("Client", "Store", "Session", "Logger", "Connection", "Context")
 # Parameters whose attributes, not themselves, are the input fields.
 CONTAINER_PARAM_NAMES = frozenset(
-    "request req params payload body args input data command cmd query form".split()
+    ["request", "req", "params", "payload", "body", "args", "input", "data", "command", "cmd", "query", "form"]
 )
 CONTAINER_TYPE_SUFFIXES = ("Request", "Params", "Input", "Payload", "Command", "Args", "Query")
 

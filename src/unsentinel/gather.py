@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable
-
-from .inference.code import assign_codes
 from typing import TYPE_CHECKING
 
+from .inference.code import assign_codes
 from .model import FileFacts, FileResult, RepoFacts, Template
 
 if TYPE_CHECKING:

@@ -19,7 +19,6 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 
-
 Statement = cst.SimpleStatementLine | cst.BaseCompoundStatement
 
 

@@ -17,17 +17,13 @@ from ..model import Template
 MAX_WORDS = 4
 
 STOP_WORDS = frozenset(
-    """a an the is are was were be been being of for to and or but if then so as at by on in
-    into with from this that these those it its it's has have had will would can could should
-    may might must do does did please we you your our their there here which who whom what
-    when where how than also again any all each per via only just further such""".split()
+    ["a", "an", "the", "is", "are", "was", "were", "be", "been", "being", "of", "for", "to", "and", "or", "but", "if", "then", "so", "as", "at", "by", "on", "in", "into", "with", "from", "this", "that", "these", "those", "it", "its", "it's", "has", "have", "had", "will", "would", "can", "could", "should", "may", "might", "must", "do", "does", "did", "please", "we", "you", "your", "our", "their", "there", "here", "which", "who", "whom", "what", "when", "where", "how", "than", "also", "again", "any", "all", "each", "per", "via", "only", "just", "further", "such"]
 )
 
 # Words that name *what* a warning is about rather than *what is wrong*; dropping them lets
 # "MO 7 is already completed" and "PO 9 is already completed" share a code.
 ENTITY_NOUNS = frozenset(
-    """mo mos po pos so sos order orders sales purchase manufacturing item items record
-    records entry entries request warning warnings error note""".split()
+    ["mo", "mos", "po", "pos", "so", "sos", "order", "orders", "sales", "purchase", "manufacturing", "item", "items", "record", "records", "entry", "entries", "request", "warning", "warnings", "error", "note"]
 )
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")

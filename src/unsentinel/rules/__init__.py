@@ -9,8 +9,8 @@ from __future__ import annotations
 from ..config import Config
 from ._base import Example, Rule, RuleContext
 from .error_dict import ErrorDict
-from .sentinel_string import SentinelConstant, SentinelMention, SentinelString
 from .sentinel_definition import SentinelDefinition
+from .sentinel_string import SentinelConstant, SentinelMention, SentinelString
 from .warning_annotation import WarningAnnotation
 from .warning_consumer import WarningConsumer
 from .warning_producer import PlainWarningProducer, SentinelWarningProducer

@@ -24,8 +24,8 @@ from libcst.metadata import (
 
 from ..config import Config
 from ..imports import ImportRequest
-from ..tree import parent_map
 from ..model import Action, Inferred, Kind, Position, RepoFacts, Site, Template
+from ..tree import parent_map
 
 if TYPE_CHECKING:
     from ..analysis import FileAnalysis

@@ -345,7 +345,6 @@ class WarningConsumer(Rule):
         if stripped is not None and stripped.marker is not None:
             return f'("{stripped.marker.severity}", {expression_code(stripped.message)})'
         from ..inference.severity import infer_severity
-
         from ._strings import pieces, template_text
 
         text = template_text(pieces(expr, lambda _: None))

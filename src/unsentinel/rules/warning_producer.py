@@ -61,7 +61,7 @@ from ._strings import (
 APPENDERS = {"append": 0, "insert": 1}
 # Calls whose result in a warnings list says nothing about a helper returning warnings.
 NOT_HELPERS = frozenset(
-    "field Field list dict set tuple sorted reversed copy deepcopy get pop default_factory".split()
+    ["field", "Field", "list", "dict", "set", "tuple", "sorted", "reversed", "copy", "deepcopy", "get", "pop", "default_factory"]
 )
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(=?)")
 
