@@ -119,10 +119,10 @@ def test_write_error_is_reported_and_the_run_goes_on(
     monkeypatch.chdir(tmp_path)
     real_write_atomic = unsentinel.writer.write_atomic
 
-    def write(path: Path, data: bytes) -> None:
+    def write(path: Path, data: bytes, **kwargs: object) -> None:
         if path.name == "a.py":
             raise OSError(28, "No space left on device")
-        real_write_atomic(path, data)
+        real_write_atomic(path, data, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr("unsentinel.runner.write_atomic", write)
     result = CliRunner().invoke(main, ["apply", "."])

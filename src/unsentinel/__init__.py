@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from .config import Config, ConfigError, load_config
 from .engine import rewrite_source
+from .lock import LockError
 from .model import Action, Confidence, FileResult, Inferred, Kind, Mode, Site, Status
 from .runner import RunResult, run
 
@@ -26,6 +27,7 @@ __all__ = [
     "FileResult",
     "Inferred",
     "Kind",
+    "LockError",
     "Mode",
     "RunResult",
     "Site",

@@ -8,6 +8,7 @@ code is new the module is not touched, so a second ``apply`` changes nothing.
 from __future__ import annotations
 
 import ast
+import os
 import re
 from collections import defaultdict
 from pathlib import Path
@@ -27,7 +28,7 @@ _CONSTANT = re.compile(r"^([A-Z][A-Z0-9_]*) = ")
 def emit_codes_module(
     results: list[FileResult], facts: RepoFacts, config: Config
 ) -> FileResult | None:
-    used = _codes_in_use(results)
+    used = _codes_in_use(results, config.root)
     if not used:
         return None
     path = config.root / config.codes_module
@@ -44,14 +45,16 @@ def emit_codes_module(
     return _result(path, existing_text, text)
 
 
-def _codes_in_use(results: list[FileResult]) -> dict[str, list[str]]:
+def _codes_in_use(results: list[FileResult], root: Path) -> dict[str, list[str]]:
     used: dict[str, list[str]] = defaultdict(list)
     for result in results:
+        path = Path(os.path.relpath(Path(result.path).resolve(), root)).as_posix()
         if result.status is not Status.PARSED:
             continue
         for site in result.sites:
             if site.kind is Kind.PRODUCER and site.code is not None and site.code.value:
-                where = f"{result.path}:{site.scope}" if site.scope else result.path
+                # Root-relative: the module must not depend on where apply was run from.
+                where = f"{path}:{site.scope}" if site.scope else path
                 if where not in used[site.code.value]:
                     used[site.code.value].append(where)
     return dict(used)

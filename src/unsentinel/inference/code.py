@@ -27,6 +27,7 @@ ENTITY_NOUNS = frozenset(
 )
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+_PARENTHETICAL = re.compile(r"\([^()]*\)")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|\s[-–—]\s|:\s")
 
@@ -42,7 +43,7 @@ def slug_words(template: str) -> list[str]:
     A clause that is only a label ("Row {}:", "rows[{}]:") is skipped; if no clause has two
     meaningful words, the whole message is used.
     """
-    text = _PLACEHOLDER.sub(" ", template)
+    text = _PARENTHETICAL.sub(" ", _PLACEHOLDER.sub(" ", template))
     for clause in _SENTENCE_END.split(text):
         words = _meaningful(clause)
         if len(words) >= 2:
@@ -57,7 +58,6 @@ def extended_words(template: str) -> list[str]:
     return words + rest
 
 
-_PARENTHETICAL = re.compile(r"\([^()]*\)")
 NEGATIONS = frozenset({"no", "not", "without"})
 
 

@@ -83,7 +83,9 @@ class WarningAnnotation(Rule):
         return warning_list_patterns(config)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        if self.context.analysis.is_warning_list(node.target):
+        # By name alone only a collection is a warnings list: ``warnings: str | None`` in
+        # unittest's stubs is a filter setting, not a list of warnings.
+        if self.context.analysis.is_warning_list(node.target) and _is_collection(node.annotation):
             self._rewrite(node.annotation, dict_items=self._holds_dicts(node))
 
     def visit_Param(self, node: cst.Param) -> None:
@@ -91,7 +93,7 @@ class WarningAnnotation(Rule):
             return
         function = self.context.analysis.enclosing_function(node)
         shape = self._param_shape(node, function)
-        if shape is not None:
+        if shape in (Shape.LIST, Shape.DICT_LIST) and _is_collection(node.annotation):
             self._rewrite(node.annotation, dict_items=shape.is_dict)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -170,6 +172,13 @@ class WarningAnnotation(Rule):
             return
         alias = self.context.analysis.warning_class
         self.context.add_import(models_module, "Warning", None if alias == "Warning" else alias)
+
+
+def _is_collection(annotation: cst.Annotation) -> bool:
+    node = annotation.annotation
+    if isinstance(node, cst.BinaryOperation):  # ``list[str] | None``
+        node = node.left
+    return isinstance(node, cst.Subscript)
 
 
 def _str_names(annotation: cst.BaseExpression) -> list[cst.Name]:
