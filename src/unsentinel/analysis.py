@@ -81,6 +81,17 @@ def dotted(expr: cst.BaseExpression) -> str | None:
     return None
 
 
+def string_key(node: cst.Subscript) -> str | None:
+    """``"warnings"`` for ``d["warnings"]``; None for any other subscript."""
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return None
+    value = node.slice[0].slice.value
+    if isinstance(value, cst.SimpleString):
+        text = value.evaluated_value
+        return text if isinstance(text, str) else None
+    return None
+
+
 def annotation_name(annotation: cst.Annotation | None) -> str:
     if annotation is None:
         return ""

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from .analysis import last_name
+from .analysis import last_name, string_key
 
 if TYPE_CHECKING:
     from .analysis import FileAnalysis
@@ -142,7 +142,7 @@ class WarningFlow:
         return None
 
     def _subscript(self, expr: cst.Subscript) -> Shape | None:
-        key = _string_key(expr)
+        key = string_key(expr)
         if key is not None:
             return Shape.DICT_LIST if self.analysis.is_warning_list_name(key) else None
         base = self.shape(expr.value)
@@ -190,16 +190,6 @@ def _comp_fors(comp_for: cst.CompFor | None):  # type: ignore[no-untyped-def]
     while comp_for is not None:
         yield comp_for.target, comp_for.iter
         comp_for = comp_for.inner_for_in
-
-
-def _string_key(expr: cst.Subscript) -> str | None:
-    if len(expr.slice) != 1:
-        return None
-    element = expr.slice[0].slice
-    if isinstance(element, cst.Index) and isinstance(element.value, cst.SimpleString):
-        value = element.value.evaluated_value
-        return value if isinstance(value, str) else None
-    return None
 
 
 def _is_definition(name: cst.Name, context) -> bool:  # type: ignore[no-untyped-def]

@@ -33,7 +33,7 @@ def emit_codes_module(
         return None
     path = config.root / config.codes_module
     existing_text = _read(path)
-    existing = _constants(existing_text)
+    existing = constant_names(existing_text)
     new = {name: sites for name, sites in used.items() if name not in existing}
     if not new:
         return None
@@ -67,7 +67,8 @@ def _read(path: Path) -> str | None:
         return None
 
 
-def _constants(text: str | None) -> set[str]:
+def constant_names(text: str | None) -> set[str]:
+    """Names assigned at the top level of a module's source (empty if it does not parse)."""
     if text is None:
         return set()
     try:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..config import Config, error_helper_target, module_path
 from ..model import Action, FileResult, Kind
+from .codes_module import constant_names
 
 RULE = "UNS501"
 
@@ -131,7 +132,7 @@ def emit_error_modules(results: list[FileResult], config: Config) -> list[FileRe
 
 def render_codes(codes: Iterable[str], existing: str | None = None) -> str:
     """The module text: ``existing`` with the missing constants appended, or a new module."""
-    present = _constants(existing) if existing else set()
+    present = constant_names(existing) if existing else set()
     missing = sorted(set(codes) - present)
     lines = [f'{code} = "{code}"\n' for code in missing]
     if existing is None:
@@ -182,27 +183,13 @@ def _definitions(text: str) -> set[str]:
     except SyntaxError:
         return set()
     functions = (ast.FunctionDef, ast.AsyncFunctionDef)
-    return {n.name for n in tree.body if isinstance(n, functions)} | _constants(text)
+    return {n.name for n in tree.body if isinstance(n, functions)} | constant_names(text)
 
 
 def _uses_pydantic(root: Path) -> bool:
     text = _read(root / "pyproject.toml") or ""
     text += _read(root / "requirements.txt") or ""
     return re.search(r"""["'\s^]pydantic\b""", text) is not None
-
-
-def _constants(text: str) -> set[str]:
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
-        return set()
-    return {
-        target.id
-        for node in tree.body
-        if isinstance(node, ast.Assign)
-        for target in node.targets
-        if isinstance(target, ast.Name)
-    }
 
 
 def _read(path: Path) -> str | None:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 import libcst.matchers as m
 
+from ..analysis import string_key
 from ..model import Action, Kind
 from . import _error_build as build
 from ._error_shapes import (
@@ -102,7 +103,7 @@ class ConsumerFinder:
         return None
 
     def _read(self, state: _Function, node: cst.Subscript) -> None:
-        key = _key(node)
+        key = string_key(node)
         if key is None or self._root(state, node.value) is None:
             return
         state.reads.append(_Read(node, self.context.code_for(node.value), key))
@@ -240,16 +241,6 @@ class ConsumerFinder:
             kind=Kind.CONSUMER,
             action=Action.REWRITE,
         )
-
-
-def _key(node: cst.Subscript) -> str | None:
-    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
-        return None
-    value = node.slice[0].slice.value
-    if isinstance(value, cst.SimpleString):
-        text = value.evaluated_value
-        return text if isinstance(text, str) else None
-    return None
 
 
 def _new_path(key: str) -> tuple[str, ...]:

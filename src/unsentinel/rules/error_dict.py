@@ -46,6 +46,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from ..analysis import string_key
 from ..config import Config, error_helper_target, module_path
 from ..inference.error_code import infer_error_code
 from ..model import Action, Inferred, Kind
@@ -323,7 +324,7 @@ class ErrorDict(Rule):
         function = enclosing_function(node, self.context.parent)
         if function is None or target.value.value not in self._incremental.get(function, set()):
             return
-        key = _subscript_key(target)
+        key = string_key(target)
         if key not in MESSAGE_KEYS or not is_stringish(node.value):
             return
         error = self._error_for(node, node.value, None, extras={}, spreads=())
@@ -480,16 +481,6 @@ class ErrorDict(Rule):
                 tests.scan_function(function)
             elif producers:
                 clients.scan(function, producers)
-
-
-def _subscript_key(node: cst.Subscript) -> str | None:
-    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
-        return None
-    value = node.slice[0].slice.value
-    if isinstance(value, cst.SimpleString):
-        text = value.evaluated_value
-        return text if isinstance(text, str) else None
-    return None
 
 
 def _with_value(updated: cst.CSTNode, value: cst.BaseExpression) -> cst.CSTNode:
