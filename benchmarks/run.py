@@ -122,6 +122,11 @@ def render(rows: list[tuple[str, str, float]]) -> str:
         "rule in a single traversal. `diff` and `apply` add the gather pass, which re-reads only",
         "the files that can carry facts across modules.",
         "",
+        "For a pre-commit hook, pass only the changed files: the cost is then mostly the",
+        "interpreter's start-up. The standard library is a hard case for the prefilter: about",
+        "120 of its files mention an error-ish dict key or a list named `warnings`, and each",
+        "of those is parsed by LibCST (pure Python), which dominates that figure.",
+        "",
     ]
     return "\n".join(lines)
 
