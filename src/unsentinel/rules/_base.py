@@ -293,3 +293,15 @@ class Rule(cst.BatchableCSTVisitor):
 
     def finish(self) -> None:
         """Called once after the visit, for rules that decide on whole-file evidence."""
+
+
+class WarningListRule(Rule):
+    """A rule that needs a warnings list in the file (consumers, annotations)."""
+
+    @classmethod
+    def needles(cls, config: Config) -> tuple[bytes, ...]:
+        return tuple(n.encode() for n in config.warning_list_names)
+
+    @classmethod
+    def patterns(cls, config: Config) -> tuple[bytes, ...]:
+        return warning_list_patterns(config)

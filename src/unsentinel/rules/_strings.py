@@ -79,24 +79,22 @@ def strip_marker(
         return Stripped(_drop_simple(expr, len(marker.text)), marker)
     if isinstance(expr, cst.FormattedString):
         return _strip_fstring(expr, markers, constant, runtime)
-    if isinstance(expr, cst.ConcatenatedString):
-        left = strip_marker(expr.left, markers, constant, runtime)
-        if left is None:
-            return None
-        if _is_empty(left.message):
-            return Stripped(lstrip(expr.right), left.marker, left.runtime)
-        return Stripped(expr.with_changes(left=left.message), left.marker, left.runtime)
-    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
-        name = _name_of(expr.left)
-        if name is not None and constant(name) is not None:
-            return Stripped(lstrip(expr.right), constant(name))
-        left = strip_marker(expr.left, markers, constant, runtime)
-        if left is None:
-            return None
-        if _is_empty(left.message):
-            return Stripped(lstrip(expr.right), left.marker, left.runtime)
-        return Stripped(expr.with_changes(left=left.message), left.marker, left.runtime)
-    return None
+    is_concatenation = isinstance(expr, cst.ConcatenatedString) or (
+        isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add)
+    )
+    if not is_concatenation:
+        return None
+    assert isinstance(expr, (cst.ConcatenatedString, cst.BinaryOperation))
+    name = _name_of(expr.left) if isinstance(expr, cst.BinaryOperation) else None
+    found = constant(name) if name is not None else None
+    if found is not None:  # ``PREFIX + "..."``
+        return Stripped(lstrip(expr.right), found)
+    left = strip_marker(expr.left, markers, constant, runtime)
+    if left is None:
+        return None
+    if _is_empty(left.message):
+        return Stripped(lstrip(expr.right), left.marker, left.runtime)
+    return Stripped(expr.with_changes(left=left.message), left.marker, left.runtime)
 
 
 def _strip_fstring(

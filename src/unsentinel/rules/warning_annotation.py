@@ -28,13 +28,12 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ..config import Config
 from ..flow import Shape
 from ..model import Action, Kind
-from ._base import Example, Rule, warning_list_patterns
+from ._base import Example, WarningListRule
 
 
-class WarningAnnotation(Rule):
+class WarningAnnotation(WarningListRule):
     code = "UNS301"
     name = "warning-annotation"
     summary = "list[str] / str | None that carries warnings -> Warning"
@@ -73,14 +72,6 @@ class WarningAnnotation(Rule):
             id="parameter named warnings",
         ),
     )
-
-    @classmethod
-    def needles(cls, config: Config) -> tuple[bytes, ...]:
-        return tuple(n.encode() for n in config.warning_list_names)
-
-    @classmethod
-    def patterns(cls, config: Config) -> tuple[bytes, ...]:
-        return warning_list_patterns(config)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         # By name alone only a collection is a warnings list: ``warnings: str | None`` in

@@ -29,10 +29,9 @@ from __future__ import annotations
 import libcst as cst
 
 from ..analysis import last_name
-from ..config import Config
 from ..flow import Shape
 from ..model import Action, Kind
-from ._base import Example, Rule, warning_list_patterns
+from ._base import Example, WarningListRule
 from ._layout import expression_code
 from ._strings import Marker, is_stringish, strip_marker, text_marker
 
@@ -44,7 +43,7 @@ STR_METHODS = frozenset(
 )
 
 
-class WarningConsumer(Rule):
+class WarningConsumer(WarningListRule):
     code = "UNS201"
     name = "warning-consumer"
     summary = "Sentinel match or string use of a warning -> severity / message"
@@ -83,14 +82,6 @@ class WarningConsumer(Rule):
             id="dumped dicts",
         ),
     )
-
-    @classmethod
-    def needles(cls, config: Config) -> tuple[bytes, ...]:
-        return tuple(n.encode() for n in config.warning_list_names)
-
-    @classmethod
-    def patterns(cls, config: Config) -> tuple[bytes, ...]:
-        return warning_list_patterns(config)
 
     @property
     def flow(self):  # type: ignore[no-untyped-def]
