@@ -8,15 +8,14 @@ from pathlib import Path
 import libcst as cst
 import pytest
 from click.testing import CliRunner
-
 from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
-import unsentinel.rules
-from unsentinel.config import Config
-from unsentinel.model import Action, Kind
-from unsentinel.rules import Rule
-from unsentinel.rules.sentinel_string import SentinelConstant, SentinelString
+import unsentinel.registry
+from unsentinel.core.config import Config
+from unsentinel.core.model import Action, Kind
+from unsentinel.core.rule import Rule
+from unsentinel.warnings.rules.sentinel_string import SentinelConstant, SentinelString
 
 WriteTree = Callable[[dict[str, str | bytes]], Path]
 
@@ -80,13 +79,13 @@ DETECTORS: tuple[type[Rule], ...] = (SentinelString, SentinelConstant)
 @pytest.fixture
 def detector_rules(monkeypatch: pytest.MonkeyPatch) -> None:
     """Pin the rule set to the two detectors: engine tests must not move as rules are added."""
-    monkeypatch.setattr(unsentinel.rules, "ALL_RULES", DETECTORS)
+    monkeypatch.setattr(unsentinel.registry, "ALL_RULES", DETECTORS)
 
 
 @pytest.fixture
 def rewriting_rule(monkeypatch: pytest.MonkeyPatch) -> type[Rule]:
     """The two detectors plus :class:`BlockToOk`, the only rule here that edits."""
-    monkeypatch.setattr(unsentinel.rules, "ALL_RULES", (*DETECTORS, BlockToOk))
+    monkeypatch.setattr(unsentinel.registry, "ALL_RULES", (*DETECTORS, BlockToOk))
     return BlockToOk
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import unsentinel.engine
-import unsentinel.runner
+import unsentinel.core.engine
+import unsentinel.core.runner
 from unsentinel.cli import main
 
 pytestmark = pytest.mark.usefixtures("detector_rules")
@@ -159,14 +159,14 @@ def test_read_permission_error(
 
 def _after_discovery(monkeypatch: pytest.MonkeyPatch, action: Callable[[], None]) -> None:
     """Run ``action`` between discovery and processing: the file system changes mid-run."""
-    real_discover = unsentinel.runner.discover
+    real_discover = unsentinel.core.runner.discover
 
     def discover(*args: object, **kwargs: object) -> object:
         discovery = real_discover(*args, **kwargs)  # type: ignore[arg-type]
         action()
         return discovery
 
-    monkeypatch.setattr(unsentinel.runner, "discover", discover)
+    monkeypatch.setattr(unsentinel.core.runner, "discover", discover)
 
 
 @pytest.mark.parametrize("command", ["check", "apply"])
@@ -202,13 +202,13 @@ def test_file_vanishes_between_processing_and_writing(
 ) -> None:
     """apply must not resurrect a file somebody deleted while the run was computing it."""
     (project / "gone.py").write_text(GOOD)
-    real_write_changes = unsentinel.runner.write_changes
+    real_write_changes = unsentinel.core.runner.write_changes
 
     def write_changes(*args: object, **kwargs: object) -> object:
         (project / "gone.py").unlink()
         return real_write_changes(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(unsentinel.runner, "write_changes", write_changes)
+    monkeypatch.setattr(unsentinel.core.runner, "write_changes", write_changes)
     result = cli.invoke(main, ["apply", "."])
     assert result.exit_code == 2
     [line] = _error_lines(result.stderr)
@@ -233,14 +233,14 @@ def test_internal_error_in_a_rule_is_one_line(
     cli: CliRunner, project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (project / "boom.py").write_text(GOOD)
-    real_analyze = unsentinel.engine.analyze
+    real_analyze = unsentinel.core.engine.analyze
 
     def analyze(module, config, facts=None, *, path="<string>", **kwargs):  # type: ignore[no-untyped-def]
         if path == "boom.py":
             raise ValueError("rule exploded")
         return real_analyze(module, config, facts, path=path, **kwargs)
 
-    monkeypatch.setattr(unsentinel.engine, "analyze", analyze)
+    monkeypatch.setattr(unsentinel.core.engine, "analyze", analyze)
     result = cli.invoke(main, ["check", "."])
     assert result.exit_code == 2
     assert _error_lines(result.stderr) == [

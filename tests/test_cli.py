@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-import unsentinel.runner
+import unsentinel.core.runner
 from unsentinel.cli import main
 
 pytestmark = pytest.mark.usefixtures("detector_rules")
@@ -353,12 +353,12 @@ def test_jobs_1_and_jobs_2_give_identical_output(
     monkeypatch.chdir(tmp_path)
     pools: list[int] = []
 
-    class CountingPool(unsentinel.runner.ProcessPoolExecutor):
+    class CountingPool(unsentinel.core.runner.ProcessPoolExecutor):
         def __init__(self, *args: object, **kwargs: object) -> None:
             pools.append(1)
             super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(unsentinel.runner, "ProcessPoolExecutor", CountingPool)
+    monkeypatch.setattr(unsentinel.core.runner, "ProcessPoolExecutor", CountingPool)
     for command in ("check", "diff"):
         serial = invoke(cli, command, ".", "-j", "1")
         assert not pools

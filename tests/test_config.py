@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from unsentinel.cli import main
-from unsentinel.config import DEFAULT_EXCLUDES, ConfigError, load_config
+from unsentinel.core.config import DEFAULT_EXCLUDES, ConfigError, load_config
 
 pytestmark = pytest.mark.usefixtures("detector_rules")
 

@@ -26,10 +26,11 @@ from pathlib import Path
 
 import pytest
 
-from unsentinel.config import Config
-from unsentinel.model import Mode, Status
+from unsentinel.core.config import Config
+from unsentinel.core.model import Mode, Status
+from unsentinel.core.runner import RunResult
 from unsentinel.output.plan import render_plan
-from unsentinel.runner import RunResult, run
+from unsentinel.registry import run
 
 pytestmark = pytest.mark.corpus
 

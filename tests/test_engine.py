@@ -10,30 +10,32 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-import unsentinel.rules
+import unsentinel.registry
 from unsentinel import rewrite_source
-from unsentinel.config import Config
-from unsentinel.engine import FileTask, Pipeline
-from unsentinel.files import Discovery
-from unsentinel.model import (
+from unsentinel.core.config import Config
+from unsentinel.core.discovery import Discovery
+from unsentinel.core.engine import Pipeline
+from unsentinel.core.facts import FactBook
+from unsentinel.core.model import (
     Action,
     FileResult,
+    FileTask,
     Kind,
     Mode,
     Position,
-    RepoFacts,
     Site,
     Status,
 )
-from unsentinel.rules import Rule
-from unsentinel.runner import RunResult, run
+from unsentinel.core.rule import Rule
+from unsentinel.core.runner import RunResult
+from unsentinel.registry import run, suite
 
 pytestmark = pytest.mark.usefixtures("detector_rules")
 
 
 def process(path: Path, mode: Mode = Mode.CHECK, **settings: object) -> FileResult:
     config = Config(root=path.parent, **settings)  # type: ignore[arg-type]
-    return Pipeline(config, RepoFacts(), mode).process(FileTask(path, path.name))
+    return Pipeline(config, suite(config), FactBook(), mode).process(FileTask(path, path.name))
 
 
 # -- the pure seam ------------------------------------------------------------------------
@@ -111,7 +113,7 @@ class BreaksTheCode(Rule):
 def test_rewrite_that_does_not_parse_fails_the_file_and_writes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(unsentinel.rules, "ALL_RULES", (BreaksTheCode,))
+    monkeypatch.setattr(unsentinel.registry, "ALL_RULES", (BreaksTheCode,))
     target = tmp_path / "mod.py"
     target.write_text('x = "BLOCK: a"\n')
     result = run([target], Config(root=tmp_path), Mode.APPLY, jobs=1)
@@ -140,7 +142,7 @@ class RemovesAnImport(Rule):
 def test_an_import_removal_alone_is_a_change(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(unsentinel.rules, "ALL_RULES", (RemovesAnImport,))
+    monkeypatch.setattr(unsentinel.registry, "ALL_RULES", (RemovesAnImport,))
     (tmp_path / "mod.py").write_text("from tools.utils import BLOCK_WARNING_PREFIX\nx = 1\n")
     result = process(tmp_path / "mod.py", Mode.DIFF)
     assert result.new_source == b"x = 1\n"

@@ -9,10 +9,12 @@ import pytest
 from click.testing import CliRunner
 
 from unsentinel.cli import main
-from unsentinel.config import Config
-from unsentinel.engine import rewrite_source
-from unsentinel.model import Action, Kind, RepoFacts
-from unsentinel.rules.error_dict import ErrorDict
+from unsentinel.core.config import Config
+from unsentinel.core.facts import FactBook
+from unsentinel.core.model import Action, Kind
+from unsentinel.errors.facts import ErrorFacts
+from unsentinel.errors.rules.error_dict import ErrorDict
+from unsentinel.registry import rewrite_source
 
 PRODUCER = """
 def get_note(note_id):
@@ -22,7 +24,7 @@ def get_note(note_id):
 
 """
 # In another module: the gather pass says get_note returns migrated errors.
-FACTS = RepoFacts(error_functions=frozenset({"get_note"}), gathered=True)
+FACTS = FactBook().with_entries([ErrorFacts(frozenset({"get_note"}))])
 
 
 def _client(source: str) -> tuple[str, list[Action]]:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from unsentinel.inference.error_code import (
+from unsentinel.core.model import Confidence
+from unsentinel.errors.code import (
     REGISTRY,
     code_from_message,
     infer_error_code,
 )
-from unsentinel.model import Confidence
 
 HIGH, LOW = Confidence.HIGH, Confidence.LOW
 

@@ -7,13 +7,12 @@ from dataclasses import replace
 
 import pytest
 
-from unsentinel.config import Config
-from unsentinel.engine import rewrite_source
-from unsentinel.model import Action, Kind
-from unsentinel.prefilter import Prefilter
-from unsentinel.rules import ALL_RULES
-from unsentinel.rules._base import Example
-from unsentinel.rules.error_dict import ErrorDict
+from unsentinel.core.config import Config
+from unsentinel.core.model import Action, Kind
+from unsentinel.core.prefilter import Prefilter
+from unsentinel.core.rule import Example
+from unsentinel.errors.rules.error_dict import ErrorDict
+from unsentinel.registry import ALL_RULES, rewrite_source
 
 RULES = [ErrorDict]
 

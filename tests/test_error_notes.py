@@ -9,10 +9,10 @@ import pytest
 from click.testing import CliRunner
 
 from unsentinel.cli import main
-from unsentinel.config import Config
-from unsentinel.engine import rewrite_source
-from unsentinel.model import Action
-from unsentinel.rules.error_dict import ErrorDict
+from unsentinel.core.config import Config
+from unsentinel.core.model import Action
+from unsentinel.errors.rules.error_dict import ErrorDict
+from unsentinel.registry import rewrite_source
 
 
 @pytest.mark.parametrize(

@@ -9,12 +9,13 @@ import pytest
 from click.testing import CliRunner
 
 from unsentinel.cli import main
-from unsentinel.config import Config, ConfigError, load_config
-from unsentinel.emit.error_codes_module import emit_error_modules
-from unsentinel.engine import rewrite_source
-from unsentinel.inference.error_code import infer_error_code
-from unsentinel.model import Action, FileResult, Inferred, Kind, Position, Site, Status
-from unsentinel.rules.error_dict import ErrorDict
+from unsentinel.core.config import Config, ConfigError, load_config
+from unsentinel.core.facts import FactBook
+from unsentinel.core.model import Action, FileResult, Inferred, Kind, Position, Site, Status
+from unsentinel.errors.code import infer_error_code
+from unsentinel.errors.emit import emit_error_modules
+from unsentinel.errors.rules.error_dict import ErrorDict
+from unsentinel.registry import rewrite_source
 
 RULES = [ErrorDict]
 HELPER = Config(error_target="helper", error_model_module="svc/error_model.py")
@@ -90,7 +91,7 @@ def _changed_site(path: str, code: str) -> FileResult:
 
 def test_helper_is_emitted_with_a_new_model(tmp_path: Path) -> None:
     config = Config(root=tmp_path, error_target="helper")
-    emitted = emit_error_modules([_changed_site("a.py", "INTERNAL_ERROR")], config)
+    emitted = emit_error_modules([_changed_site("a.py", "INTERNAL_ERROR")], FactBook(), config)
     model = next(r for r in emitted if r.path.endswith("error_model.py"))
     assert model.new_text is not None
     assert "class ErrorDetail" in model.new_text
@@ -111,19 +112,19 @@ def test_helper_is_appended_to_an_existing_model_once(tmp_path: Path) -> None:
     config = Config(root=tmp_path, error_target="helper")
     (result,) = [
         r
-        for r in emit_error_modules([_changed_site("a.py", "INTERNAL_ERROR")], config)
+        for r in emit_error_modules([_changed_site("a.py", "INTERNAL_ERROR")], FactBook(), config)
         if r.path.endswith("error_model.py")
     ]
     assert result.new_text is not None
     assert result.new_text.startswith("class ErrorDetail:\n    pass\n\n\ndef error_response(")
     model.write_text(result.new_text, encoding="utf-8")
-    again = emit_error_modules([_changed_site("a.py", "INTERNAL_ERROR")], config)
+    again = emit_error_modules([_changed_site("a.py", "INTERNAL_ERROR")], FactBook(), config)
     assert not [r for r in again if r.path.endswith("error_model.py")]
 
 
 def test_envelope_target_never_touches_an_existing_model(tmp_path: Path) -> None:
     (tmp_path / "error_model.py").write_text("class ErrorDetail:\n    pass\n", encoding="utf-8")
-    emitted = emit_error_modules([_changed_site("a.py", "INTERNAL_ERROR")], Config(root=tmp_path))
+    emitted = emit_error_modules([_changed_site("a.py", "INTERNAL_ERROR")], FactBook(), Config(root=tmp_path))
     assert not [r for r in emitted if r.path.endswith("error_model.py")]
 
 

@@ -27,12 +27,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import unsentinel.writer
+import unsentinel.core.writer
 from unsentinel.cli import main
-from unsentinel.config import load_config
-from unsentinel.lock import LOCK_NAME, project_lock
-from unsentinel.model import Mode
-from unsentinel.runner import RunResult, run, write_changes
+from unsentinel.core.config import load_config
+from unsentinel.core.lock import LOCK_NAME, project_lock
+from unsentinel.core.model import Mode
+from unsentinel.core.runner import RunResult, write_changes
+from unsentinel.registry import run
 
 PROJECT: dict[str, str] = {
     "pyproject.toml": "[tool.unsentinel]\n",
@@ -182,7 +183,7 @@ def _inject(
 
         return wrapper
 
-    writer = unsentinel.writer
+    writer = unsentinel.core.writer
     if where == "fsync":
         monkeypatch.setattr(writer.os, "fsync", failing(os.fsync))
     elif where == "mkstemp":
@@ -239,7 +240,7 @@ def test_disk_full_through_the_cli(copy: Path, monkeypatch: pytest.MonkeyPatch) 
 KILL_ON_REPLACE = """
 import os, signal, sys
 from pathlib import Path
-import unsentinel.writer
+import unsentinel.core.writer
 from unsentinel.cli import main
 
 nth, calls, real = int(sys.argv[1]), [0], os.replace
@@ -248,7 +249,7 @@ def replace(src, dst):
     if calls[0] == nth:
         os.kill(os.getpid(), signal.SIGKILL)  # the temp file is complete; the target is not
     real(src, dst)
-unsentinel.writer.os.replace = replace
+unsentinel.core.writer.os.replace = replace
 sys.argv = ["unsentinel", "apply", "--jobs", "1", sys.argv[2]]
 main()
 """
@@ -324,7 +325,7 @@ def test_file_edited_at_the_last_moment_before_replace(
         if ".ui.py." in os.path.basename(path):
             (copy / "shop" / "ui.py").write_text("edited = True\n")
 
-    monkeypatch.setattr(unsentinel.writer.os, "chmod", chmod)
+    monkeypatch.setattr(unsentinel.core.writer.os, "chmod", chmod)
     result = write_changes(reference.result, replace(reference.config, root=copy), allow_dirty=True)
     assert [path for path, _ in result.write_errors] == ["project/shop/ui.py"]
     assert (copy / "shop" / "ui.py").read_text() == "edited = True\n"
@@ -383,7 +384,7 @@ def test_check_diff_and_plan_need_no_lock(copy: Path, monkeypatch) -> None:
 HOLD_LOCK = """
 import sys, time
 from pathlib import Path
-from unsentinel.lock import project_lock
+from unsentinel.core.lock import project_lock
 with project_lock(Path(sys.argv[1])):
     print("locked", flush=True)
     time.sleep(60)

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from unsentinel.cli import main
-from unsentinel.config import Config
-from unsentinel.files import discover, module_name
+from unsentinel.core.config import Config
+from unsentinel.core.discovery import discover, module_name
 
 pytestmark = pytest.mark.usefixtures("detector_rules")
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from unsentinel import Mode, load_config, run
-from unsentinel.inference.code import assign_codes, slug_for
-from unsentinel.inference.field_path import infer_field_path
-from unsentinel.inference.severity import infer_severity
-from unsentinel.model import Confidence, Template
+from unsentinel.core.model import Confidence
+from unsentinel.warnings.inference.code import Template, assign_codes, slug_for
+from unsentinel.warnings.inference.field_path import infer_field_path
+from unsentinel.warnings.inference.severity import infer_severity
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 INFO = ("default", "defaulted", "dry-run", "dry run", "preview", "sandbox", "cache")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import unsentinel.engine
+import unsentinel.core.engine
 from unsentinel.cli import main
 
 GOOD = 'def f(warnings):\n    warnings.append("BLOCK: order is empty")\n'
@@ -37,13 +37,13 @@ def test_max_file_size_from_pyproject_skips_without_parsing(
     big = GOOD + "# padding\n" * 200
     (project / "big.py").write_text(big)
     parsed: list[object] = []
-    real_parse = unsentinel.engine.cst.parse_module
+    real_parse = unsentinel.core.engine.cst.parse_module
 
     def parse(source: object) -> object:
         parsed.append(source)
         return real_parse(source)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(unsentinel.engine.cst, "parse_module", parse)
+    monkeypatch.setattr(unsentinel.core.engine.cst, "parse_module", parse)
     result = cli.invoke(main, ["apply", "."])
     assert result.exit_code == 1, result.stderr
     size = len(big.encode())

@@ -12,7 +12,7 @@ import textwrap
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from unsentinel.engine import rewrite_source
+from unsentinel.registry import rewrite_source
 
 CHANGES = {
     "gate with any() and a negated filter": """

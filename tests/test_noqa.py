@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from unsentinel.engine import rewrite_source
+from unsentinel.registry import rewrite_source
 
 
 @pytest.mark.parametrize(

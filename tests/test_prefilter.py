@@ -8,13 +8,12 @@ import libcst as cst
 import pytest
 from click.testing import CliRunner
 
-import unsentinel.engine
+import unsentinel.core.engine
 from unsentinel.cli import main
-from unsentinel.config import Config
-from unsentinel.model import Mode, Status
-from unsentinel.prefilter import Prefilter
-from unsentinel.rules import enabled_rules
-from unsentinel.runner import run
+from unsentinel.core.config import Config
+from unsentinel.core.model import Mode, Status
+from unsentinel.core.prefilter import Prefilter
+from unsentinel.registry import enabled_rules, run
 
 pytestmark = pytest.mark.usefixtures("detector_rules")
 
@@ -71,7 +70,7 @@ def parsed(monkeypatch: pytest.MonkeyPatch) -> list[bytes | str]:
         calls.append(source)
         return real_parse(source, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(unsentinel.engine.cst, "parse_module", parse_module)
+    monkeypatch.setattr(unsentinel.core.engine.cst, "parse_module", parse_module)
     return calls
 
 

@@ -2,7 +2,7 @@
 
 Modules come from :mod:`tests.strategies` (producers, consumers, annotations, error dicts,
 look-alikes and noise, with CRLF, tabs, BOM, coding cookies and unicode). Each example runs
-the real library entry, :func:`unsentinel.runner.run`, in a scratch project:
+the real library entry, :func:`unsentinel.run`, in a scratch project:
 
 * the output of ``apply`` compiles (as bytes: BOM and cookie included), and so does every
   generated module;
@@ -25,14 +25,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import Module, modules
 
-from unsentinel.config import Config
-from unsentinel.model import Action, Mode, Site
-from unsentinel.runner import RunResult, run
+from unsentinel.core.config import Config
+from unsentinel.core.model import Action, Mode, Site
+from unsentinel.core.runner import RunResult
+from unsentinel.registry import run
 
 EXAMPLES = int(os.environ.get("UNSENTINEL_EXAMPLES") or (200 if os.environ.get("CI") else 25))
 PROPERTY_SETTINGS = settings(
@@ -204,7 +204,7 @@ def test_nothing_to_migrate_comes_back_as_the_same_bytes(module: Module) -> None
 @given(modules(migrate=True), st.sampled_from(["\n", "\r\n"]))
 def test_the_str_seam_agrees_with_the_file_pipeline(module: Module, newline: str) -> None:
     """``rewrite_source`` (what rule tests drive) gives output that parses and converges."""
-    from unsentinel.engine import rewrite_source
+    from unsentinel.registry import rewrite_source
 
     source = module.text.replace("\r\n", "\n").replace("\n", newline)
     new, _sites = rewrite_source(source, Config())
@@ -217,7 +217,7 @@ def test_the_str_seam_agrees_with_the_file_pipeline(module: Module, newline: str
 
 
 def test_scalar_str_named_warnings_is_not_annotated() -> None:
-    from unsentinel.engine import rewrite_source
+    from unsentinel.registry import rewrite_source
 
     source = (
         "class TestProgram:\n"

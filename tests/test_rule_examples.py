@@ -10,9 +10,9 @@ from dataclasses import replace
 
 import pytest
 
-from unsentinel.config import Config
-from unsentinel.engine import rewrite_source
-from unsentinel.rules import ALL_RULES, Example, Rule
+from unsentinel.core.config import Config
+from unsentinel.core.rule import Example, Rule
+from unsentinel.registry import ALL_RULES, rewrite_source
 
 
 def _cases(kind: str) -> list[object]:

@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from unsentinel.cli import main
-from unsentinel.config import Config, ConfigError, load_config
-from unsentinel.model import Mode
-from unsentinel.runner import run
+from unsentinel.core.config import Config, ConfigError, load_config
+from unsentinel.core.model import Mode
+from unsentinel.registry import run
 
 PRODUCER = 'def f(warnings):\n    warnings.append("BLOCK: order is empty")\n'
 
@@ -126,7 +126,7 @@ def test_library_config_that_escapes_is_refused_at_write_time(
     """A Config built in code skips validation: the writer still refuses to leave the root."""
     config = replace(Config(root=project), codes_module="../escaped_codes.py")
     with pytest.raises(ConfigError):
-        from unsentinel.config import check_output_paths
+        from unsentinel.core.config import check_output_paths
 
         check_output_paths(config)
     result = run([project], config, Mode.APPLY, jobs=1)
@@ -191,7 +191,7 @@ def test_temp_files_are_not_world_readable_before_the_mode_is_set(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """mkstemp creates 0600: a private file never passes through a world-readable state."""
-    import unsentinel.writer
+    import unsentinel.core.writer
 
     secret = project / "secret.py"
     secret.write_text(PRODUCER)
@@ -203,7 +203,7 @@ def test_temp_files_are_not_world_readable_before_the_mode_is_set(
         seen.append(os.stat(path).st_mode & 0o777)
         real_chmod(path, mode)
 
-    monkeypatch.setattr(unsentinel.writer.os, "chmod", chmod)
+    monkeypatch.setattr(unsentinel.core.writer.os, "chmod", chmod)
     run([secret], Config(root=project), Mode.APPLY, jobs=1)
     assert seen and all(mode == 0o600 for mode in seen)
     assert secret.stat().st_mode & 0o777 == 0o600

@@ -16,10 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from syrupy.assertion import SnapshotAssertion
-
-from unsentinel.cli import main
 
 pytestmark = pytest.mark.e2e
 

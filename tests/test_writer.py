@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import unsentinel.writer
+import unsentinel.core.writer
 from unsentinel.cli import main
-from unsentinel.writer import dirty_files, write_atomic
+from unsentinel.core.writer import dirty_files, write_atomic
 
 pytestmark = pytest.mark.usefixtures("detector_rules")
 
@@ -105,7 +105,7 @@ def test_failed_replace_leaves_the_original_and_no_temp_file(
     def replace(src: str, dst: str) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(unsentinel.writer.os, "replace", replace)
+    monkeypatch.setattr(unsentinel.core.writer.os, "replace", replace)
     with pytest.raises(OSError, match="No space left"):
         write_atomic(target, AFTER.encode())
     assert target.read_text() == BEFORE
@@ -117,14 +117,14 @@ def test_write_error_is_reported_and_the_run_goes_on(
 ) -> None:
     write_tree({"a.py": BEFORE, "b.py": BEFORE})
     monkeypatch.chdir(tmp_path)
-    real_write_atomic = unsentinel.writer.write_atomic
+    real_write_atomic = unsentinel.core.writer.write_atomic
 
     def write(path: Path, data: bytes, **kwargs: object) -> None:
         if path.name == "a.py":
             raise OSError(28, "No space left on device")
         real_write_atomic(path, data, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("unsentinel.runner.write_atomic", write)
+    monkeypatch.setattr("unsentinel.core.runner.write_atomic", write)
     result = CliRunner().invoke(main, ["apply", "."])
     assert result.exit_code == 2
     assert "error: a.py: cannot write: No space left on device; file unchanged" in result.stderr

@@ -13,11 +13,11 @@ The library API mirrors the command line::
 
 from __future__ import annotations
 
-from .config import Config, ConfigError, load_config
-from .engine import rewrite_source
-from .lock import LockError
-from .model import Action, Confidence, FileResult, Inferred, Kind, Mode, Site, Status
-from .runner import RunResult, run
+from unsentinel.core.config import Config, ConfigError, load_config
+from unsentinel.core.lock import LockError
+from unsentinel.core.model import Action, Confidence, FileResult, Inferred, Kind, Mode, Site, Status
+from unsentinel.core.runner import RunResult
+from unsentinel.registry import rewrite_source, run
 
 __all__ = [
     "Action",

@@ -1,4 +1,4 @@
-"""The command line: parses options, calls :func:`unsentinel.runner.run`, renders the result.
+"""The command line: parses options, calls :func:`unsentinel.core.runner.run`, renders the result.
 
 Exit codes follow ruff: 0 nothing to do, 1 findings or changes, 2 usage / config /
 internal error, or files that could not be processed.
@@ -16,22 +16,23 @@ from typing import Any, TypeVar
 
 import click
 
-from .config import Config, ConfigError, load_config
-from .files import read_files_from
-from .lock import LockError
-from .model import Mode
-from .output import console as consoles
-from .output.diff import render_diffs
-from .output.summary import (
+from unsentinel.core.config import Config, ConfigError, load_config
+from unsentinel.core.discovery import read_files_from
+from unsentinel.core.lock import LockError
+from unsentinel.core.model import Mode
+from unsentinel.core.runner import Progress, RunResult
+from unsentinel.core.writer import outside_root
+from unsentinel.output import console as consoles
+from unsentinel.output.diff import render_diffs
+from unsentinel.output.summary import (
     print_change_summary,
     print_check_summary,
     print_errors,
     print_review_table,
     print_statistics,
 )
-from .output.text import finding_lines
-from .runner import Progress, RunResult, run
-from .writer import outside_root
+from unsentinel.output.text import finding_lines
+from unsentinel.registry import run
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -308,7 +309,7 @@ def _render_apply(result: RunResult) -> None:
 
 
 def _render_plan(result: RunResult, *, fmt: str, output: Path | None) -> None:
-    from .output.plan import render_plan
+    from unsentinel.output.plan import render_plan
 
     text = render_plan(result, fmt)
     if output is None:

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 import click
 
-from ..model import FileResult
+from unsentinel.core.model import FileResult
 
 NO_NEWLINE = "\\ No newline at end of file\n"
 _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")

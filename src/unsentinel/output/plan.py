@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..model import FileResult, Site
-from ..runner import RunResult
+from unsentinel.core.model import FileResult, Site
+from unsentinel.core.runner import RunResult
 
 PLAN_VERSION = 1
 

@@ -7,8 +7,8 @@ from collections import Counter
 from rich.console import Console
 from rich.table import Table
 
-from ..model import Action, Status
-from ..runner import RunResult
+from unsentinel.core.model import Action, Status
+from unsentinel.core.runner import RunResult
 
 
 def print_errors(console: Console, run: RunResult) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..model import FileResult, Site
+from unsentinel.core.model import FileResult, Site
 
 
 def finding_lines(results: Iterable[FileResult]) -> list[str]:

@@ -1,0 +1,189 @@
+"""File discovery: which files a run looks at, as ruff would choose them.
+
+Directories are walked for ``*.py`` / ``*.pyi``; ``.gitignore`` files (at every level) and
+``.git/info/exclude`` are honoured through ``pathspec``; default and configured excludes
+prune whole directories; symlinks that leave the project root are not followed.
+Files named explicitly on the command line (or by ``--files-from``) are always taken.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pathspec
+
+from unsentinel.core.config import Config
+from unsentinel.core.model import FileTask
+
+PYTHON_SUFFIXES = (".py", ".pyi")
+
+_Specs = list[tuple[Path, pathspec.GitIgnoreSpec]]  # (directory, its ignore rules)
+
+
+@dataclass(frozen=True)
+class Discovery:
+    tasks: tuple[FileTask, ...]
+    errors: tuple[tuple[str, str], ...] = ()  # (path, reason) for arguments that don't work
+    skipped: tuple[tuple[str, str], ...] = ()  # (path, reason) left out on purpose
+
+
+@dataclass
+class _Walk:
+    root: Path
+    excludes: pathspec.GitIgnoreSpec
+    tasks: dict[Path, FileTask] = field(default_factory=dict)
+    errors: list[tuple[str, str]] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+
+def discover(paths: Iterable[Path], config: Config, files_from: Iterable[str] = ()) -> Discovery:
+    root = config.root.resolve()
+    walk = _Walk(root, pathspec.GitIgnoreSpec.from_lines(_exclude_patterns(config)))
+    for raw in [*paths, *(Path(line) for line in files_from if line.strip())]:
+        _take_argument(walk, Path(raw))
+    tasks = sorted(walk.tasks.values(), key=lambda t: t.display)
+    return Discovery(tuple(tasks), tuple(walk.errors), tuple(walk.skipped))
+
+
+def read_files_from(source: str) -> list[str]:
+    """Lines of a ``--files-from`` file, or of standard input for ``-``."""
+    import sys
+
+    text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def _exclude_patterns(config: Config) -> list[str]:
+    return [*config.exclude, *config.extend_exclude]
+
+
+def _take_argument(walk: _Walk, path: Path) -> None:
+    if path.is_symlink() and not path.exists():
+        walk.errors.append((display_path(path), "broken symbolic link"))
+    elif not path.exists():
+        walk.errors.append((display_path(path), "no such file or directory"))
+    elif path.is_dir():
+        for file in _walk_directory(walk, path.resolve()):
+            _add(walk, file)
+    else:
+        _add(walk, path)
+
+
+def _walk_directory(walk: _Walk, directory: Path) -> Iterator[Path]:
+    specs = _ignore_specs_above(walk.root, directory)
+    if any(_matches(spec, base, directory, is_dir=True) for base, spec in specs):
+        specs = []  # the user named an ignored directory explicitly: take it
+    yield from _walk(walk, directory, specs)
+
+
+def _walk(walk: _Walk, directory: Path, specs: _Specs) -> Iterator[Path]:
+    local = _gitignore(directory)
+    if local is not None:
+        specs = [*specs, (directory, local)]
+    try:
+        entries = sorted(os.scandir(directory), key=lambda e: e.name)
+    except OSError as exc:
+        walk.errors.append((display_path(directory), f"cannot list directory: {exc.strerror}"))
+        return
+    for entry in entries:
+        path = Path(entry.path)
+        is_dir = entry.is_dir(follow_symlinks=False)
+        if _excluded(walk, path, is_dir, specs):
+            continue
+        if entry.is_symlink():
+            yield from _symlink(walk, path)
+        elif is_dir:
+            yield from _walk(walk, path, specs)
+        elif entry.name.endswith(PYTHON_SUFFIXES):
+            yield path
+
+
+def _symlink(walk: _Walk, path: Path) -> Iterator[Path]:
+    target = Path(os.path.realpath(path))  # unlike Path.resolve, never raises on a loop
+    if not target.exists():
+        walk.errors.append((display_path(path), "broken symbolic link"))
+    elif not target.is_relative_to(walk.root):
+        walk.skipped.append((display_path(path), "symbolic link leaves the project root"))
+    elif target.is_file() and path.name.endswith(PYTHON_SUFFIXES):
+        yield path
+    # Symlinked directories inside the root are reached through their real path.
+
+
+def _excluded(walk: _Walk, path: Path, is_dir: bool, specs: _Specs) -> bool:
+    suffix = "/" if is_dir else ""
+    if walk.excludes.match_file(path.name + suffix):
+        return True
+    relative = _relative(path, walk.root)
+    if relative is not None and walk.excludes.match_file(relative + suffix):
+        return True
+    return any(_matches(spec, base, path, is_dir=is_dir) for base, spec in specs)
+
+
+def _matches(spec: pathspec.GitIgnoreSpec, base: Path, path: Path, *, is_dir: bool) -> bool:
+    inner = _relative(path, base)
+    return inner is not None and inner != "." and spec.match_file(inner + ("/" if is_dir else ""))
+
+
+def _ignore_specs_above(root: Path, directory: Path) -> _Specs:
+    """``.git/info/exclude`` and the ``.gitignore`` files between the root and ``directory``."""
+    specs: _Specs = []
+    exclude = root / ".git" / "info" / "exclude"
+    if exclude.is_file():
+        specs.append((root, _spec_from(exclude)))
+    if directory.is_relative_to(root):
+        parents = [p for p in reversed(directory.parents) if p.is_relative_to(root)]
+        for parent in parents:
+            spec = _gitignore(parent)
+            if spec is not None:
+                specs.append((parent, spec))
+    return specs
+
+
+def _gitignore(directory: Path) -> pathspec.GitIgnoreSpec | None:
+    candidate = directory / ".gitignore"
+    return _spec_from(candidate) if candidate.is_file() else None
+
+
+def _spec_from(path: Path) -> pathspec.GitIgnoreSpec:
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        lines = []
+    return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
+def _add(walk: _Walk, path: Path) -> None:
+    resolved = path.resolve()
+    if resolved not in walk.tasks:
+        walk.tasks[resolved] = FileTask(path, display_path(path), module_name(resolved, walk.root))
+
+
+def _relative(path: Path, base: Path) -> str | None:
+    try:
+        return path.relative_to(base).as_posix()
+    except ValueError:
+        return None
+
+
+def display_path(path: Path) -> str:
+    """Paths as the user sees them: relative to the current directory where possible."""
+    try:
+        return Path(os.path.relpath(path)).as_posix()
+    except ValueError:  # another drive on Windows
+        return path.as_posix()
+
+
+def module_name(path: Path, root: Path) -> str:
+    """The dotted module a file defines, relative to the project root (``src/`` dropped)."""
+    relative = _relative(path, root)
+    if relative is None:
+        return ""
+    parts = relative.removesuffix(".pyi").removesuffix(".py").split("/")
+    if parts and parts[0] == "src":
+        parts = parts[1:]
+    if parts and parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)

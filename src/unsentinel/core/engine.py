@@ -1,0 +1,302 @@
+"""The per-file pipeline: bytes -> decode -> prefilter -> parse -> rules -> edits -> validate.
+
+:func:`process_file` is what the worker pool runs; it never raises, every problem becomes
+a :class:`~unsentinel.core.model.FileResult` with ``status=FAILED`` and a reason.
+:func:`rewrite_source` is the pure ``str -> str`` seam that rule tests drive.
+"""
+
+from __future__ import annotations
+
+import ast
+import codecs
+import os
+import stat
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import libcst as cst
+
+from unsentinel.core.config import Config
+from unsentinel.core.facts import FactBook
+from unsentinel.core.gather import changed_functions, facts_of_context, facts_of_source, merge_facts
+from unsentinel.core.imports import fix_imports
+from unsentinel.core.model import FileResult, FileTask, Mode, Site, Status
+from unsentinel.core.prefilter import Prefilter
+from unsentinel.core.rule import Rule, RuleContext
+from unsentinel.core.source import SourceError, decode_source, is_generated
+from unsentinel.core.suite import Suite
+
+
+class RewriteError(Exception):
+    """A rewrite produced code that does not parse; the file is left untouched."""
+
+
+# -- the pure seam ------------------------------------------------------------------------
+
+
+def analyze(
+    module: cst.Module,
+    config: Config,
+    facts: FactBook | None = None,
+    *,
+    path: str = "<string>",
+    module_name: str = "",
+    rules: Sequence[type[Rule]] = (),
+    text: str | None = None,
+) -> RuleContext:
+    """Run every rule over ``module``; the returned context holds sites and scheduled edits.
+
+    ``text`` is the module's source when the caller has it (saves regenerating it).
+    """
+    # No defensive copy: the module was parsed for this run and edits never mutate it.
+    wrapper = cst.MetadataWrapper(module, unsafe_skip_copy=True)
+    context = RuleContext(wrapper, config, facts or FactBook(), path, module_name, text)
+    instances = [rule(context) for rule in rules]
+    wrapper.visit_batched(instances)  # one traversal for every rule
+    for instance in instances:
+        instance.finish()
+    context.drop_claimed_detections()
+    context.apply_suppressions()
+    return context
+
+
+def apply_edits(context: RuleContext) -> cst.Module:
+    """Apply every scheduled edit in one transform, then add and remove imports."""
+    module = context.module
+    if context.edits:
+        module = module.visit(_EditApplier(context.edits))
+    if context.imports or context.removed_imports:
+        module = _fix_imports(module, context)
+    return module
+
+
+def rewrite_source(
+    source: str,
+    suite: Suite,
+    config: Config | None = None,
+    facts: FactBook | None = None,
+    *,
+    path: str = "<string>",
+    module_name: str = "",
+) -> tuple[str, list[Site]]:
+    """Rewrite ``source`` and return the new code with the sites found.
+
+    Without ``facts`` the gather pass runs over this one module first, as a whole run would.
+    """
+    config = config or Config()
+    module = cst.parse_module(source)
+    if facts is None:
+        facts = gather_module(module, config, suite, path=path, module_name=module_name)
+    context = analyze(module, config, facts, path=path, module_name=module_name, rules=suite.rules)
+    return apply_edits(context).code, list(context.sites)
+
+
+def gather_module(
+    module: cst.Module,
+    config: Config,
+    suite: Suite,
+    *,
+    path: str = "<string>",
+    module_name: str = "",
+) -> FactBook:
+    """The gather pass over a single module (for the ``str -> str`` seam and tests)."""
+    facts = FactBook()
+    source_facts = facts_of_source(suite, module.bytes)
+    for _round in range(3):
+        context = analyze(module, config, facts, path=path, module_name=module_name, rules=suite.rules)
+        merged = merge_facts(suite, config, [facts_of_context(suite, context, source_facts)])
+        if not changed_functions(facts, merged):
+            return merged
+        facts = merged
+    return facts
+
+
+# -- the file pipeline --------------------------------------------------------------------
+
+
+class Pipeline:
+    """The per-file pipeline for one run: built once per worker process, reused per file."""
+
+    def __init__(
+        self, config: Config, suite: Suite, facts: FactBook, mode: Mode, *, gather: bool = False
+    ) -> None:
+        self.config = config
+        self.suite = suite
+        self.facts = facts
+        self.mode = mode
+        self.gather = gather  # collect cross-file facts only
+        self.rules = suite.rules
+        self.prefilter = Prefilter(self.rules, config)
+
+    def process(self, task: FileTask) -> FileResult:
+        """Run the whole pipeline on one file. Never raises."""
+        try:
+            return self._process(task)
+        except RewriteError as exc:
+            return _failed(task, f"{exc}; file left unchanged (please report this)")
+        except RecursionError:
+            return _failed(task, "too deeply nested to parse (recursion limit)")
+        except Exception as exc:  # the per-file runner must never take the run down
+            return _failed(task, f"internal error: {type(exc).__name__}: {exc}")
+
+    def _process(self, task: FileTask) -> FileResult:
+        data_or_result = _read(task, self.config)
+        if isinstance(data_or_result, FileResult):
+            return data_or_result
+        data = data_or_result
+        source_facts = facts_of_source(self.suite, data) if self.gather else ()
+        if not self.prefilter.may_match(data):
+            return FileResult(task.display, Status.PREFILTERED, facts=source_facts)
+        try:
+            text, _encoding = decode_source(data)
+        except SourceError as exc:
+            return _failed(task, str(exc))
+        too_deep = _too_deep(data)
+        if too_deep is not None:
+            return _failed(task, too_deep)
+        try:
+            module = cst.parse_module(data)
+        except cst.ParserSyntaxError as exc:
+            line, column = exc.raw_line, exc.raw_column + 1
+            return _failed(task, f"syntax error at {line}:{column}: {exc.message}")
+        context = analyze(
+            module,
+            self.config,
+            self.facts,
+            path=task.display,
+            module_name=task.module_name,
+            rules=self.rules,
+            text=text.removeprefix("\ufeff"),
+        )
+        return self._result(task, data, text, context, source_facts)
+
+    def _result(
+        self,
+        task: FileTask,
+        data: bytes,
+        text: str,
+        context: RuleContext,
+        source_facts: tuple[object, ...],
+    ) -> FileResult:
+        if self.gather:  # the gather pass wants facts only; positions are costly
+            facts = facts_of_context(self.suite, context, source_facts)
+            return FileResult(task.display, Status.PARSED, facts=facts)
+        sites = tuple(sorted(context.sites, key=_site_order))
+        unchanged = FileResult(task.display, Status.PARSED, sites=sites)
+        if not self.mode.rewrites or not (
+            context.edits or context.imports or context.removed_imports
+        ):
+            return unchanged
+        new_module = apply_edits(context)
+        new_bytes = new_module.bytes
+        if new_bytes == data:
+            return unchanged
+        _validate(text, new_module.code, task.display)
+        # The texts feed the diff, which must match the bytes git sees: keep a BOM as U+FEFF.
+        bom = "\ufeff" if data.startswith(codecs.BOM_UTF8) else ""
+        return FileResult(
+            task.display,
+            Status.PARSED,
+            sites=sites,
+            original=bom + text,
+            new_source=new_bytes,
+            new_text=bom + new_module.code,
+        )
+
+
+def _read(task: FileTask, config: Config) -> bytes | FileResult:
+    try:
+        info = os.stat(task.path)
+    except FileNotFoundError:
+        return _failed(task, "file vanished before it could be read")
+    except OSError as exc:
+        return _failed(task, f"cannot stat: {exc.strerror}")
+    if stat.S_ISDIR(info.st_mode):
+        return _failed(task, "is a directory, not a Python file")
+    if not stat.S_ISREG(info.st_mode):
+        return _failed(task, "not a regular file (FIFO, socket or device)")
+    if info.st_size > config.max_file_size:
+        reason = f"larger than max-file-size ({info.st_size} > {config.max_file_size} bytes)"
+        return FileResult(task.display, Status.SKIPPED, skip_reason=reason)
+    try:
+        data = task.path.read_bytes()
+    except FileNotFoundError:
+        return _failed(task, "file vanished before it could be read")
+    except OSError as exc:
+        return _failed(task, f"cannot read: {exc.strerror}")
+    if not config.include_generated and is_generated(data):
+        return FileResult(task.display, Status.SKIPPED, skip_reason="generated file (@generated)")
+    return data
+
+
+def _too_deep(data: bytes) -> str | None:
+    """Why ``data`` is too deeply nested to hand to LibCST, or None.
+
+    LibCST's native parser overflows its stack on deep nesting (thousands of parentheses,
+    operators or attribute accesses): a segmentation fault that takes the whole run down.
+    CPython's own parser refuses such code cleanly, so it judges first. Other syntax
+    errors are left to LibCST, which knows grammar newer than the running Python.
+    """
+    try:
+        ast.parse(data)
+    except (RecursionError, MemoryError):
+        return "too deeply nested to parse (Python's own parser gives up too)"
+    except SyntaxError as exc:
+        if exc.msg == "too many nested parentheses":
+            return f"too deeply nested to parse: {exc.msg}"
+    except ValueError:  # e.g. "source code string cannot contain null bytes"
+        pass
+    return None
+
+
+def _validate(original: str, new_code: str, display: str) -> None:
+    """Refuse output that does not parse. ``ast`` only judges what this Python can parse."""
+    try:
+        cst.parse_module(new_code)
+    except cst.ParserSyntaxError as exc:
+        raise RewriteError(f"rewrite of {display} does not parse: {exc.message}") from exc
+    try:
+        ast.parse(original)
+    except SyntaxError:
+        return
+    try:
+        ast.parse(new_code)
+    except SyntaxError as exc:
+        raise RewriteError(f"rewrite of {display} does not compile: {exc.msg}") from exc
+
+
+def _failed(task: FileTask, reason: str) -> FileResult:
+    return FileResult(task.display, Status.FAILED, error=reason)
+
+
+def _site_order(site: Site) -> tuple[int, int, str]:
+    return (site.position.line, site.position.column, site.rule)
+
+
+class _EditApplier(cst.CSTTransformer):
+    def __init__(self, edits: dict[cst.CSTNode, Any]) -> None:
+        super().__init__()
+        self._edits = edits
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
+        builder = self._edits.get(original_node)
+        return updated_node if builder is None else builder(updated_node)
+
+
+def _fix_imports(module: cst.Module, context: RuleContext) -> cst.Module:
+    root = context.config.root
+
+    generated = {
+        Path(getattr(context.config, key)).parts[0].removesuffix(".py")
+        for key in ("codes_module", "models_module", "error_codes_module", "error_model_module")
+    }
+
+    def is_first_party(top: str) -> bool:
+        if top in generated:  # modules this run creates are the project's own
+            return True
+        return any((base / top).exists() or (base / f"{top}.py").exists() for base in (root, root / "src"))
+
+    return fix_imports(
+        module, context.imports, context.removed_imports, context.module_name, is_first_party
+    )

@@ -1,0 +1,75 @@
+"""The typed protocol for facts that cross files (bump-pydantic's gather pattern).
+
+Each feature owns one frozen :class:`Facts` class. The gather pass builds one value per
+file (:meth:`Facts.from_source` on the raw bytes, :meth:`Facts.from_context` after the
+rules have read the tree), :meth:`Facts.merge` folds them into the repository's view, and
+:meth:`Facts.settle` derives what needs the whole repository (one code per template).
+The core never looks inside: it stores values in a :class:`FactBook` keyed by their class,
+and a rule asks for its own feature's facts with ``context.facts.get(WarningFacts)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
+    from unsentinel.core.config import Config
+    from unsentinel.core.rule import RuleContext
+
+
+class Facts(Protocol):
+    """A feature's cross-file facts; the empty value is ``cls()``."""
+
+    def __init__(self) -> None: ...
+
+    @classmethod
+    def from_source(cls, data: bytes) -> Self | None:
+        """Facts read cheaply from every file's bytes, parsed or not (None: nothing)."""
+        ...
+
+    @classmethod
+    def from_context(cls, context: RuleContext) -> Self:
+        """Facts the rules recorded while reading one parsed file."""
+        ...
+
+    def merge(self, other: Self) -> Self:
+        """The union of two files' facts; associative, so the order of files is irrelevant."""
+        ...
+
+    def settle(self, config: Config) -> Self:
+        """Derive what needs the whole repository, once everything is merged."""
+        ...
+
+    def changed_functions(self, previous: Self) -> set[str]:
+        """Names of functions whose facts differ from ``previous`` (another gather round
+        is needed only for files that mention one of them)."""
+        ...
+
+
+F = TypeVar("F", bound=Facts)
+
+
+@dataclass(frozen=True)
+class FactBook:
+    """One :class:`Facts` value per feature, keyed by its class."""
+
+    entries: Mapping[type[Any], Any] = field(default_factory=dict)
+    gathered: bool = False  # True once a whole-repository gather pass produced these
+
+    def get(self, kind: type[F]) -> F:
+        found = self.entries.get(kind)
+        return found if found is not None else kind()
+
+    def with_entries(self, values: Iterable[Facts], *, gathered: bool = True) -> FactBook:
+        return FactBook({type(value): value for value in values}, gathered=gathered)
+
+
+def merge_all(kind: type[F], values: Iterable[F]) -> F:
+    merged = kind()
+    for value in values:
+        merged = merged.merge(value)
+    return merged

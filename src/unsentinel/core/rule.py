@@ -1,0 +1,300 @@
+"""What every rule is made of: the :class:`Rule` base, its examples, and the per-file context.
+
+A rule is a read-only LibCST visitor. It never mutates the tree: it *reports* sites and
+*schedules* edits on the context (ruff's "fix" model). The engine applies every edit of
+every rule in one transform, keyed by the original node, so positions in reports always
+refer to the file as it was on disk, and nested edits compose.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, ClassVar, TypeVar
+
+import libcst as cst
+from libcst.metadata import (
+    CodeRange,
+    PositionProvider,
+    ScopeProvider,
+)
+
+from unsentinel.core.config import Config
+from unsentinel.core.facts import FactBook
+from unsentinel.core.imports import ImportRequest
+from unsentinel.core.model import Action, Inferred, Kind, Position, Site
+from unsentinel.core.tree import parent_map
+
+T = TypeVar("T")
+
+Builder = Callable[[cst.CSTNode], "cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel[Any]"]
+
+
+@dataclass(frozen=True)
+class Example:
+    """A rule example that doubles as a test case (Fixit's VALID / INVALID)."""
+
+    before: str
+    after: str | None = None  # None: reported, left unchanged
+    id: str = ""
+    config: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def source(self) -> str:
+        return textwrap.dedent(self.before).lstrip("\n")
+
+    @property
+    def expected(self) -> str | None:
+        return None if self.after is None else textwrap.dedent(self.after).lstrip("\n")
+
+
+@dataclass
+class Finding:
+    """A site as a rule reports it, before positions are resolved (only kept ones need them).
+
+    ``subject`` is typed data a feature attaches for its own later use (for instance which
+    constant a detector saw); the core never reads it.
+    """
+
+    node: cst.CSTNode
+    rule: str
+    kind: Kind
+    message: str
+    action: Action
+    severity: Inferred | None = None
+    field_path: Inferred | None = None
+    code: Inferred | None = None
+    reasons: tuple[str, ...] = ()
+    subject: object = None
+
+
+class RuleContext:
+    """Per-file state shared by all rules: the tree, its metadata, and the edit queue."""
+
+    def __init__(
+        self,
+        wrapper: cst.MetadataWrapper,
+        config: Config,
+        facts: FactBook,
+        path: str,
+        module_name: str = "",
+        text: str | None = None,
+    ) -> None:
+        self.wrapper = wrapper
+        self.module = wrapper.module
+        self.config = config
+        self.facts = facts
+        self.path = path
+        self.module_name = module_name
+        self.text = text if text is not None else wrapper.module.code
+        self.pending: list[Finding] = []
+        self.edits: dict[cst.CSTNode, Builder] = {}
+        self.imports: list[ImportRequest] = []
+        self.removed_imports: list[ImportRequest] = []
+        self._shared: dict[type[Any], Any] = {}
+        self.parents: Mapping[cst.CSTNode, cst.CSTNode] = parent_map(wrapper.module)
+
+    @cached_property
+    def _positions(self) -> Mapping[cst.CSTNode, CodeRange]:
+        # Positions are the costliest metadata; files that report nothing never need them.
+        return self.wrapper.resolve(PositionProvider)
+
+    @cached_property
+    def is_test_file(self) -> bool:
+        name = self.path.replace("\\", "/").rsplit("/", 1)[-1]
+        parts = self.path.replace("\\", "/").split("/")
+        return (
+            name.startswith("test_")
+            or name.endswith("_test.py")
+            or name == "conftest.py"
+            or "tests" in parts[:-1]
+        )
+
+    @cached_property
+    def scopes(self) -> Mapping[cst.CSTNode, Any]:
+        return self.wrapper.resolve(ScopeProvider)
+
+    def shared(self, kind: type[T]) -> T:
+        """The file's one instance of ``kind``, built on first use as ``kind(self)``.
+
+        Per-file state that a feature's rules share (an analysis, the facts they record)
+        lives here without the core knowing its type.
+        """
+        found = self._shared.get(kind)
+        if found is None:
+            found = self._shared[kind] = kind(self)  # type: ignore[call-arg]
+        return found  # type: ignore[no-any-return]
+
+    # -- navigation ---------------------------------------------------------------
+    def position(self, node: cst.CSTNode) -> Position:
+        code_range: CodeRange = self._positions[node]
+        return Position(
+            code_range.start.line,
+            code_range.start.column + 1,
+            code_range.end.line,
+            code_range.end.column + 1,
+        )
+
+    def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        return self.parents.get(node)
+
+    def ancestors(self, node: cst.CSTNode) -> list[cst.CSTNode]:
+        chain = []
+        current = self.parent(node)
+        while current is not None:
+            chain.append(current)
+            current = self.parent(current)
+        return chain
+
+    def scope_of(self, node: cst.CSTNode) -> str:
+        names = [
+            a.name.value
+            for a in reversed(self.ancestors(node))
+            if isinstance(a, (cst.FunctionDef, cst.ClassDef))
+        ]
+        return ".".join(names)
+
+    def code_for(self, node: cst.CSTNode) -> str:
+        return self.module.code_for_node(node)
+
+    # -- reporting and editing ------------------------------------------------------
+    def report(
+        self,
+        rule: type[Rule] | Rule,
+        node: cst.CSTNode,
+        message: str,
+        *,
+        kind: Kind,
+        action: Action = Action.REPORT,
+        severity: Inferred | None = None,
+        field_path: Inferred | None = None,
+        code: Inferred | None = None,
+        reasons: tuple[str, ...] = (),
+        subject: object = None,
+    ) -> None:
+        """Record a site. Positions are computed later, and only for sites that are kept."""
+        self.pending.append(
+            Finding(node, rule.code, kind, message, action, severity, field_path, code, reasons, subject)
+        )
+
+    def drop_claimed_detections(self) -> None:
+        """A detector finding inside a site another rule handles is reported there, not twice."""
+        claimed = {id(f.node) for f in self.pending if f.kind is not Kind.DETECTOR}
+        self.pending = [
+            f
+            for f in self.pending
+            if f.kind is not Kind.DETECTOR
+            or not any(id(n) in claimed for n in (f.node, *self.ancestors(f.node)))
+        ]
+
+    def apply_suppressions(self) -> None:
+        """``# noqa`` / ``# noqa: UNS001,UNS101`` on any line of a site drops it and its edit."""
+        if "noqa" not in self.text:
+            return
+        lines = self.text.splitlines()
+        kept = []
+        for finding in self.pending:
+            position = self.position(finding.node)
+            span = lines[position.line - 1 : position.end_line]
+            if any(_suppresses(line, finding.rule) for line in span):
+                self.edits.pop(finding.node, None)
+            else:
+                kept.append(finding)
+        self.pending = kept
+        if not self.edits:  # every rewrite was silenced: the imports they asked for go too
+            self.imports.clear()
+            self.removed_imports.clear()
+
+    @property
+    def sites(self) -> list[Site]:
+        """The reported sites with their positions in the original file."""
+        return [
+            Site(
+                rule=f.rule,
+                kind=f.kind,
+                position=self.position(f.node),
+                message=f.message,
+                action=f.action,
+                severity=f.severity,
+                field_path=f.field_path,
+                code=f.code,
+                reasons=f.reasons,
+                scope=self.scope_of(f.node),
+            )
+            for f in self.pending
+        ]
+
+    def replace(self, node: cst.CSTNode, builder: Builder) -> None:
+        """Schedule ``node`` to be replaced by ``builder(updated_node)``."""
+        self.edits[node] = builder
+
+    def add_import(self, module: str, name: str | None = None, alias: str | None = None) -> None:
+        request = ImportRequest(module, name, alias)
+        if request not in self.imports:
+            self.imports.append(request)
+
+    def remove_import(self, module: str, name: str | None = None, alias: str | None = None) -> None:
+        request = ImportRequest(module, name, alias)
+        if request not in self.removed_imports:
+            self.removed_imports.append(request)
+
+
+_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
+
+
+def _suppresses(line: str, code: str) -> bool:
+    """Does a ``# noqa`` comment on ``line`` cover ``code``? A bare ``# noqa`` covers all."""
+    match = _NOQA.search(line)
+    if match is None:
+        return False
+    codes = match.group("codes")
+    return codes is None or code in re.split(r"[\s,]+", codes.upper())
+
+
+class Rule(cst.BatchableCSTVisitor):
+    """Base class: subclasses set the class attributes and visit the tree.
+
+    All rules share one traversal (LibCST's batched visitor), so a ``visit_*`` method
+    cannot prune the walk: its return value is ignored.
+
+    The docstring of a rule is documentation in fixed sections (*What it does*, *Why*,
+    *Example*, *Fix safety*); the docs reference is generated from it.
+    """
+
+    code: ClassVar[str]
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    VALID: ClassVar[tuple[Example, ...]] = ()
+    INVALID: ClassVar[tuple[Example, ...]] = ()
+
+    # Parents come from ``tree.parent_map`` (much cheaper than ParentNodeProvider) and
+    # positions are resolved lazily, so rules declare no metadata of their own.
+    METADATA_DEPENDENCIES = ()
+
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__()
+        self.context = context
+        self.config = context.config
+
+    @classmethod
+    def needles(cls, config: Config) -> tuple[bytes, ...]:
+        """Byte strings of which at least one must occur in a file for this rule to matter.
+
+        The prefilter uses these to keep files away from the LibCST parser entirely.
+        """
+        raise NotImplementedError
+
+    @classmethod
+    def patterns(cls, config: Config) -> tuple[bytes, ...]:
+        """Regular expressions (bytes) for the prefilter; by default the needles, escaped.
+
+        A rule whose needle is a common word (``warnings``) narrows it to the uses it
+        cares about, so that ``import warnings`` alone does not cost a parse.
+        """
+        return tuple(re.escape(needle) for needle in cls.needles(config))
+
+    def finish(self) -> None:
+        """Called once after the visit, for rules that decide on whole-file evidence."""

@@ -1,0 +1,258 @@
+"""A whole run: discover files, gather cross-file facts, process every file, write back.
+
+The worker pool maps :class:`~unsentinel.core.engine.Pipeline.process` over files; results come
+back in input order whatever order they finish in, so output is deterministic.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from unsentinel.core.config import Config
+from unsentinel.core.discovery import Discovery, discover
+from unsentinel.core.engine import Pipeline
+from unsentinel.core.facts import FactBook
+from unsentinel.core.gather import changed_functions, merge_results
+from unsentinel.core.lock import project_lock
+from unsentinel.core.model import FileResult, FileTask, Mode, Status
+from unsentinel.core.suite import Suite
+from unsentinel.core.writer import (
+    StaleFileError,
+    dirty_files,
+    outside_root,
+    same_text,
+    write_atomic,
+)
+
+GATHER_ROUNDS = 3  # each round follows warnings one call deeper; most repos converge in 2
+SERIAL_THRESHOLD = 16  # below this many files a pool costs more than it saves
+
+Progress = Callable[[str, int], Callable[[], None]]
+"""``progress(phase, total)`` returns an ``advance()`` callback; the CLI draws a bar."""
+
+
+@dataclass(frozen=True)
+class RunResult:
+    mode: Mode
+    results: tuple[FileResult, ...]
+    discovery: Discovery
+    emitted: tuple[FileResult, ...] = ()
+    written: tuple[str, ...] = ()
+    write_errors: tuple[tuple[str, str], ...] = ()
+    refused_dirty: tuple[str, ...] = ()
+    facts: FactBook = field(default_factory=FactBook)
+
+    @property
+    def all_results(self) -> tuple[FileResult, ...]:
+        return (*self.results, *self.emitted)
+
+    @property
+    def failed(self) -> list[tuple[str, str]]:
+        failures = [(r.path, r.error or "") for r in self.results if r.status is Status.FAILED]
+        return [*self.discovery.errors, *failures, *self.write_errors]
+
+    @property
+    def sites(self) -> list[tuple[str, object]]:
+        return [(r.path, s) for r in self.results for s in r.sites]
+
+    @property
+    def findings(self) -> int:
+        """Sites ``check`` reports (look-alikes noted for review don't count)."""
+        return sum(1 for r in self.results for s in r.sites if s.action.is_finding)
+
+    @property
+    def changed(self) -> list[FileResult]:
+        return [r for r in self.all_results if r.changed]
+
+    @property
+    def exit_code(self) -> int:
+        """ruff's contract: 2 for errors, 1 for findings or changes, 0 when clean."""
+        if self.failed or self.refused_dirty:
+            return 2
+        if self.mode is Mode.CHECK:
+            return 1 if self.findings else 0
+        if self.mode is Mode.APPLY:
+            return 1 if self.written else 0
+        if self.mode is Mode.PLAN:
+            return 0  # a listing, not a verdict
+        return 1 if self.changed or self.findings else 0
+
+
+def run(
+    paths: Sequence[Path],
+    config: Config,
+    mode: Mode,
+    suite: Suite,
+    *,
+    files_from: Iterable[str] = (),
+    jobs: int | None = None,
+    allow_dirty: bool = False,
+    progress: Progress | None = None,
+) -> RunResult:
+    """Run ``suite`` over ``paths`` (:func:`unsentinel.run` passes the registered one).
+
+    ``apply`` holds the project's lock (:mod:`unsentinel.core.lock`) from discovery to the last
+    write; a second ``apply`` on the same tree meanwhile raises
+    :class:`~unsentinel.core.lock.LockError` at once (the CLI exits 2).
+    """
+    if mode is Mode.APPLY:
+        with project_lock(config.root):  # raises LockError while another apply runs
+            return _run(paths, config, mode, suite, files_from, jobs, allow_dirty, progress)
+    return _run(paths, config, mode, suite, files_from, jobs, allow_dirty, progress)
+
+
+def _run(
+    paths: Sequence[Path],
+    config: Config,
+    mode: Mode,
+    suite: Suite,
+    files_from: Iterable[str],
+    jobs: int | None,
+    allow_dirty: bool,
+    progress: Progress | None,
+) -> RunResult:
+    discovery = discover(paths, config, files_from)
+    tasks = list(discovery.tasks)
+    facts = FactBook()
+    if mode.rewrites:
+        facts = gather(tasks, config, suite, jobs=jobs, progress=progress)
+    pipeline = Pipeline(config, suite, facts, mode)
+    pipeline_results = tuple(_map(tasks, pipeline, jobs, progress, "Processing"))
+    emitted: tuple[FileResult, ...] = ()
+    if mode.rewrites:
+        emitted = tuple(
+            module for emit in suite.emitters for module in emit(pipeline_results, facts, config)
+        )
+    result = RunResult(mode, pipeline_results, discovery, emitted, facts=facts)
+    if mode is Mode.APPLY:
+        result = write_changes(result, config, allow_dirty=allow_dirty)
+    return result
+
+
+def gather(
+    tasks: Sequence[FileTask],
+    config: Config,
+    suite: Suite,
+    *,
+    jobs: int | None = None,
+    progress: Progress | None = None,
+) -> FactBook:
+    """The read-only pass whose facts every file's rewrite may use."""
+    facts = FactBook()
+    results: dict[str, FileResult] = {}
+    pending = list(tasks)
+    for _round in range(GATHER_ROUNDS):
+        pipeline = Pipeline(config, suite, facts, Mode.CHECK, gather=True)
+        for result in _map(pending, pipeline, jobs, progress, "Gathering"):
+            results[result.path] = result
+        merged = merge_results(suite, config, results.values())
+        changed = changed_functions(facts, merged)
+        facts = merged
+        if not changed:
+            break
+        # Only files that mention a helper whose facts changed can learn anything new.
+        pending = [t for t in tasks if _mentions_any(t.path, changed)]
+    return facts
+
+
+def _mentions_any(path: Path, names: set[str]) -> bool:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return True  # let the pipeline report it
+    return any(name.encode() in data for name in names)
+
+
+def write_changes(result: RunResult, config: Config, *, allow_dirty: bool) -> RunResult:
+    """Write every changed file atomically, unless one of them has uncommitted changes.
+
+    Generated modules go first: a migrated file imports them, so a run killed halfway must
+    not leave a file importing a module that was never written (a second run would not
+    write it either, having no site left that asks for it).
+    """
+    changed = [r for r in result.emitted if r.changed] + [r for r in result.results if r.changed]
+    targets = [Path(r.path) for r in changed]
+    if not allow_dirty:
+        dirty = dirty_files(config.root, [t for t in targets if t.exists()])
+        if dirty:
+            refused = tuple(sorted(os.path.relpath(p) for p in dirty))
+            return _replace(result, refused_dirty=refused)
+    written: list[str] = []
+    errors: list[tuple[str, str]] = []
+    for file_result, target in zip(changed, targets, strict=True):
+        assert file_result.new_source is not None
+        if outside_root(target, config.root):
+            reason = f"outside the project root {config.root}; not written"
+            errors.append((file_result.path, reason))
+            continue
+        if file_result.original is not None and not target.exists():
+            errors.append((file_result.path, "vanished before it could be written; not recreated"))
+            continue
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(target, file_result.new_source, unchanged=same_text(file_result.original))
+            written.append(file_result.path)
+        except StaleFileError:
+            errors.append(
+                (
+                    file_result.path,
+                    "changed on disk while unsentinel ran; left as it is now (run apply again)",
+                )
+            )
+        except OSError as exc:
+            errors.append(
+                (file_result.path, f"cannot write: {exc.strerror or exc}; file unchanged")
+            )
+    return _replace(result, written=tuple(written), write_errors=tuple(errors))
+
+
+def _replace(result: RunResult, **changes: object) -> RunResult:
+    from dataclasses import replace
+
+    return replace(result, **changes)  # type: ignore[arg-type]
+
+
+# -- the pool -----------------------------------------------------------------------------
+
+_worker_pipeline: Pipeline | None = None
+
+
+def _init_worker(pipeline: Pipeline) -> None:
+    global _worker_pipeline
+    _worker_pipeline = pipeline
+
+
+def _work(task: FileTask) -> FileResult:
+    assert _worker_pipeline is not None
+    return _worker_pipeline.process(task)
+
+
+def effective_jobs(jobs: int | None) -> int:
+    return jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
+
+
+def _map(
+    tasks: Sequence[FileTask],
+    pipeline: Pipeline,
+    jobs: int | None,
+    progress: Progress | None,
+    phase: str,
+) -> Iterator[FileResult]:
+    advance = progress(phase, len(tasks)) if progress else (lambda: None)
+    workers = min(effective_jobs(jobs), len(tasks))
+    if workers <= 1 or len(tasks) < SERIAL_THRESHOLD:
+        for task in tasks:
+            yield pipeline.process(task)
+            advance()
+        return
+    chunksize = max(1, len(tasks) // (workers * 8))
+    with ProcessPoolExecutor(
+        max_workers=workers, initializer=_init_worker, initargs=(pipeline,)
+    ) as pool:
+        for result in pool.map(_work, tasks, chunksize=chunksize):
+            yield result
+            advance()

@@ -1,0 +1,101 @@
+"""Small, feature-neutral questions about LibCST nodes: names, string keys, who owns what.
+
+Both features ask them; a helper lives here once, under one name with one meaning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, TypeVar
+
+import libcst as cst
+
+if TYPE_CHECKING:
+    from unsentinel.core.rule import RuleContext
+
+T = TypeVar("T", bound=cst.CSTNode)
+
+
+def last_name(expr: cst.BaseExpression) -> str | None:
+    """``warnings`` for ``warnings``, ``resp.warnings`` and ``self.result.warnings``."""
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if isinstance(expr, cst.Attribute):
+        return expr.attr.value
+    return None
+
+
+def dotted(expr: cst.BaseExpression) -> str | None:
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if isinstance(expr, cst.Attribute):
+        base = dotted(expr.value)
+        return None if base is None else f"{base}.{expr.attr.value}"
+    return None
+
+
+def string_key(node: cst.Subscript) -> str | None:
+    """``"warnings"`` for ``d["warnings"]``; None for any other subscript."""
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return None
+    value = node.slice[0].slice.value
+    if isinstance(value, cst.SimpleString):
+        text = value.evaluated_value
+        return text if isinstance(text, str) else None
+    return None
+
+
+def annotation_name(annotation: cst.Annotation | None) -> str:
+    if annotation is None:
+        return ""
+    node = annotation.annotation
+    if isinstance(node, cst.Subscript):
+        node = node.value
+    return last_name(node) or ""
+
+
+class NodeIndex:
+    """Every node of a file by type and by the function that directly contains it.
+
+    Built once from the parent map the rules already need, so no rule has to walk a
+    function body again (LibCST traversals are the dominant cost of a run).
+    """
+
+    def __init__(self, context: RuleContext) -> None:
+        self.parents: Mapping[cst.CSTNode, cst.CSTNode] = context.parents
+        self.owner: dict[cst.CSTNode, cst.FunctionDef | None] = {}
+        self.by_type: dict[type[cst.CSTNode], list[cst.CSTNode]] = {}
+        self._by_owner: dict[type[cst.CSTNode], dict[cst.FunctionDef | None, list[cst.CSTNode]]] = {}
+        for node in self.parents:
+            self.by_type.setdefault(type(node), []).append(node)
+
+    def owner_of(self, node: cst.CSTNode) -> cst.FunctionDef | None:
+        """The innermost function whose body holds ``node`` (None at module level)."""
+        if node in self.owner:
+            return self.owner[node]
+        chain = []
+        current: cst.CSTNode | None = node
+        found: cst.FunctionDef | None = None
+        while current is not None:
+            if current in self.owner:
+                found = self.owner[current]
+                break
+            chain.append(current)
+            parent = self.parents.get(current)
+            if isinstance(parent, cst.FunctionDef):
+                found = parent
+                break
+            current = parent
+        for visited in chain:
+            self.owner[visited] = found
+        return found
+
+    def within(self, kind: type[T], function: cst.FunctionDef | None) -> list[T]:
+        """Nodes of ``kind`` directly inside ``function`` (nested functions excluded)."""
+        grouped = self._by_owner.get(kind)
+        if grouped is None:  # one pass per node type, then a lookup per call
+            grouped = {}
+            for node in self.by_type.get(kind, []):
+                grouped.setdefault(self.owner_of(node), []).append(node)
+            self._by_owner[kind] = grouped
+        return list(grouped.get(function, []))  # type: ignore[arg-type]

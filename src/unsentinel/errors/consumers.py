@@ -1,0 +1,294 @@
+"""Readers of the old error keys inside test functions (helpers of UNS501).
+
+A test that reads ``resp["error"] == "..."``, ``body.data["message"]``, ``resp["ok"] is
+False`` or compares ``resp == {"error": "..."}`` breaks once the producer is migrated, so
+it is migrated with it. A response is only touched when the test itself shows it is an
+error response: a string read of its ``"error"`` key, a failed discriminator, or an
+asserted HTTP status >= 400 on the value it was unpacked with. The response must come
+straight from a call (``resp = tools.get_note(...)``, ``body, status = handler(...)``);
+values dug out of other values (``event["metadata"]``, ``results[1]``) are never touched.
+Tests already reading the new shape (``resp["error"]["code"]``) are left alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import libcst as cst
+import libcst.matchers as m
+
+from unsentinel.core.model import Action, Kind
+from unsentinel.core.syntax import NodeIndex, string_key
+from unsentinel.errors import build
+from unsentinel.errors.shapes import (
+    DETAIL_CONTAINERS,
+    DISCRIMINATORS,
+    MESSAGE_KEYS,
+    ShapeKind,
+    classify,
+    elements_by_key,
+    is_error_string,
+)
+
+if TYPE_CHECKING:
+    from unsentinel.core.rule import Rule, RuleContext
+
+_STRING_METHODS = frozenset(
+    {"startswith", "endswith", "lower", "upper", "casefold", "strip", "split"}
+)
+
+
+@dataclass
+class _Read:
+    node: cst.Subscript
+    accessor: str
+    key: str
+
+
+@dataclass
+class _Function:
+    group_of: dict[str, tuple[int, int | None]] = field(default_factory=dict)
+    reads: list[_Read] = field(default_factory=list)
+    literal_compares: list[tuple[cst.Comparison, cst.BaseExpression, cst.Dict]] = field(
+        default_factory=list
+    )
+    failed_groups: set[int] = field(default_factory=set)
+
+
+class ConsumerFinder:
+    def __init__(self, rule: Rule, context: RuleContext, nodes: NodeIndex) -> None:
+        self.rule = rule
+        self.context = context
+        self.nodes = nodes
+
+    def scan_function(self, function: cst.FunctionDef) -> None:
+        if not function.name.value.startswith("test"):
+            return
+        state = _Function()
+        index = self.nodes  # no re-walk: nodes by type and owning function
+        for node in index.within(cst.Assign, function):
+            if isinstance(node.value, cst.Call):
+                self._bind(state, node, len(state.group_of))
+        for read in index.within(cst.Subscript, function):
+            self._read(state, read)
+        for comparison in index.within(cst.Comparison, function):
+            self._status_check(state, comparison)
+            self._literal_compare(state, comparison)
+        self._rewrite(state)
+
+    # -- collecting ---------------------------------------------------------------------
+    def _bind(self, state: _Function, node: cst.Assign, group: int) -> None:
+        for target in node.targets:
+            inner = target.target
+            if isinstance(inner, cst.Name):
+                state.group_of[inner.value] = (group, None)
+            elif isinstance(inner, (cst.Tuple, cst.List)):
+                for index, element in enumerate(inner.elements):
+                    if isinstance(element.value, cst.Name):
+                        state.group_of[element.value.value] = (group, index)
+
+    def _root(self, state: _Function, node: cst.BaseExpression) -> str | None:
+        """The call-bound variable an accessor starts from, or None for anything else."""
+        if isinstance(node, cst.Name):
+            return node.value if node.value in state.group_of else None
+        if isinstance(node, cst.Attribute):
+            return self._root(state, node.value) if isinstance(node.value, cst.Name) else None
+        if isinstance(node, cst.Call):
+            if m.matches(node.func, m.Attribute(m.Name("json"), m.Name("loads"))) and node.args:
+                return self._root(state, node.args[0].value)
+            if isinstance(node.func, cst.Attribute) and not node.args:
+                return self._root(state, node.func.value)
+        return None
+
+    def _read(self, state: _Function, node: cst.Subscript) -> None:
+        key = string_key(node)
+        if key is None or self._root(state, node.value) is None:
+            return
+        state.reads.append(_Read(node, self.context.code_for(node.value), key))
+
+    def _status_check(self, state: _Function, node: cst.Comparison) -> None:
+        """``status == 404`` / ``resp.status_code == 404``: the group's body is an error."""
+        if len(node.comparisons) != 1 or not isinstance(node.comparisons[0].operator, cst.Equal):
+            return
+        right = node.comparisons[0].comparator
+        if not (isinstance(right, cst.Integer) and int(right.value) >= 400):
+            return
+        left = node.left
+        if isinstance(left, cst.Attribute) and left.attr.value in ("status", "status_code"):
+            left = left.value
+        if isinstance(left, cst.Name) and left.value in state.group_of:
+            group, index = state.group_of[left.value]
+            if index in (None, 1) or node.left is not left:
+                state.failed_groups.add(group)
+
+    def _literal_compare(self, state: _Function, node: cst.Comparison) -> None:
+        if len(node.comparisons) != 1 or not isinstance(node.comparisons[0].operator, cst.Equal):
+            return
+        right = node.comparisons[0].comparator
+        if isinstance(right, cst.Dict):
+            state.literal_compares.append((node, node.left, right))
+
+    # -- deciding -----------------------------------------------------------------------
+    def _failed_status(self, state: _Function, accessor: cst.BaseExpression) -> bool:
+        """Did the test assert a status >= 400 for the response ``accessor`` reads?"""
+        name = self._root(state, accessor)
+        group, index = state.group_of.get(name or "", (None, None))
+        return group in state.failed_groups and index in (None, 0)
+
+    def _is_error(self, state: _Function, accessor: str, reads: list[_Read]) -> bool:
+        if reads and self._failed_status(state, reads[0].node.value):
+            return True
+        contexts = {(r.key, self._context(r.node)) for r in reads}
+        if ("error", "string") in contexts:
+            return True
+        if any((d, "false") in contexts for d in DISCRIMINATORS):
+            return True
+        message_read = any((k, "string") in contexts for k in ("message", "detail"))
+        return message_read and ("status", "error") in contexts
+
+    def _context(self, node: cst.Subscript) -> str:
+        parent = self.context.parent(node)
+        if isinstance(parent, cst.Subscript) and parent.value is node:
+            return "subscripted"
+        if isinstance(parent, cst.Attribute) and parent.attr.value in _STRING_METHODS:
+            return "string"
+        if isinstance(parent, cst.ComparisonTarget):
+            parent = self.context.parent(parent)
+        if isinstance(parent, cst.Comparison) and len(parent.comparisons) == 1:
+            target = parent.comparisons[0]
+            other = target.comparator if parent.left is node else parent.left
+            if isinstance(target.operator, (cst.Is, cst.Equal)) and m.matches(
+                other, m.Name("False")
+            ):
+                return "false"
+            if is_error_string(other):
+                return "error"
+            if isinstance(other, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
+                return "string"
+        return "other"
+
+    def _rewrite(self, state: _Function) -> None:
+        by_accessor: dict[str, list[_Read]] = {}
+        for read in state.reads:
+            by_accessor.setdefault(read.accessor, []).append(read)
+        evidenced: set[str] = set()
+        for accessor, reads in by_accessor.items():
+            new_shape = any(
+                r.key == "error" and self._context(r.node) == "subscripted" for r in reads
+            )
+            if new_shape or not self._is_error(state, accessor, reads):
+                continue
+            evidenced.add(accessor)
+            for read in reads:
+                self._rewrite_read(read)
+        for comparison, left, literal in state.literal_compares:
+            self._rewrite_compare(state, comparison, left, literal, evidenced)
+
+    def _rewrite_read(self, read: _Read) -> None:
+        context = self._context(read.node)
+        if read.key == "success" or context == "subscripted" and read.key in MESSAGE_KEYS:
+            return
+        if read.key == "status":
+            if context != "error":
+                return
+            comparison = self.context.parent(read.node)
+            assert isinstance(comparison, cst.Comparison)
+            self._report(comparison)
+            self.context.replace(comparison, lambda updated: _failed(updated))
+            return
+        path = _new_path(read.key)
+        self._report(read.node)
+        self.context.replace(read.node, lambda updated: _resubscript(updated, path))
+
+    def _rewrite_compare(
+        self,
+        state: _Function,
+        comparison: cst.Comparison,
+        left: cst.BaseExpression,
+        literal: cst.Dict,
+        evidenced: set[str],
+    ) -> None:
+        shape = classify(literal)
+        if shape is None or shape.kind is ShapeKind.WRAPPED:
+            return
+        accessor = self.context.code_for(left)
+        from_call = self._root(state, left) is not None or m.matches(
+            left, m.Call(m.Attribute(m.Name("json"), m.Name("loads")))
+        )
+        known = accessor in evidenced or self._failed_status(state, left)
+        if not from_call or (shape.kind is ShapeKind.MESSAGE_ONLY and not known):
+            return
+        values = elements_by_key(literal)
+        assert values is not None
+        checks: list[tuple[tuple[str, ...], cst.BaseExpression]] = [
+            (("error", "message"), values[shape.message_key])
+        ]
+        for key in shape.extra_keys:
+            if key in DETAIL_CONTAINERS:
+                checks.append((("error", "details"), values[key]))
+            elif key != "status":
+                checks.append((("error", "details", key), values[key]))
+        self._report(comparison)
+        self.context.replace(comparison, lambda updated: _and_chain(updated, checks))
+
+    def _report(self, node: cst.CSTNode) -> None:
+        self.context.report(
+            self.rule,
+            node,
+            "Reads the old error-dict keys; rewritten to the error envelope",
+            kind=Kind.CONSUMER,
+            action=Action.REWRITE,
+        )
+
+
+def _new_path(key: str) -> tuple[str, ...]:
+    if key in MESSAGE_KEYS:
+        return ("error", "message")
+    if key in DISCRIMINATORS:
+        return ("success",)
+    if key in DETAIL_CONTAINERS:
+        return ("error", "details")
+    return ("error", "details", key)
+
+
+def _subscript(value: cst.BaseExpression, path: tuple[str, ...]) -> cst.BaseExpression:
+    for key in path:
+        value = cst.Subscript(value, [cst.SubscriptElement(cst.Index(build.string(key)))])
+    return value
+
+
+def _resubscript(updated: cst.CSTNode, path: tuple[str, ...]) -> cst.CSTNode:
+    assert isinstance(updated, cst.Subscript)
+    return _subscript(updated.value, path)
+
+
+def _failed(updated: cst.CSTNode) -> cst.CSTNode:
+    """``x["status"] == "error"`` -> ``x["success"] is False``."""
+    assert isinstance(updated, cst.Comparison)
+    left = updated.left
+    if not isinstance(left, cst.Subscript):
+        left = updated.comparisons[0].comparator
+    assert isinstance(left, cst.Subscript)
+    return updated.with_changes(
+        left=_subscript(left.value, ("success",)),
+        comparisons=[cst.ComparisonTarget(cst.Is(), cst.Name("False"))],
+    )
+
+
+def _and_chain(
+    updated: cst.CSTNode, checks: list[tuple[tuple[str, ...], cst.BaseExpression]]
+) -> cst.CSTNode:
+    """``v == {"error": M, "limit": 8}`` -> ``v["success"] is False and v["error"]["message"]
+    == M and v["error"]["details"]["limit"] == 8``."""
+    assert isinstance(updated, cst.Comparison)
+    left = updated.left
+    expression: cst.BaseExpression = cst.Comparison(
+        _subscript(left, ("success",)), [cst.ComparisonTarget(cst.Is(), cst.Name("False"))]
+    )
+    for path, expected in checks:
+        comparison = cst.Comparison(
+            _subscript(left, path), [cst.ComparisonTarget(cst.Equal(), expected)]
+        )
+        expression = cst.BooleanOperation(expression, cst.And(), comparison)
+    return expression

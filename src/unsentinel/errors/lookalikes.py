@@ -1,0 +1,99 @@
+"""Dicts that look like error responses but are not (helpers of UNS501).
+
+UNS501 never rewrites these. It lists them in ``plan`` as notes (``Action.NOTE``: not a
+``check`` finding) so a reviewer sees what was left alone and why. :func:`suspicious`
+says whether a dict is worth a note at all; :func:`reason` names what it is instead.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+import libcst.matchers as m
+
+from unsentinel.errors.shapes import (
+    DISCRIMINATORS,
+    Parent,
+    Shape,
+    ShapeKind,
+    call_name,
+    elements_by_key,
+    is_error_string,
+    response_flow,
+)
+
+_LABEL_KEYWORDS = frozenset({"labels", "tags", "attributes", "dimensions"})
+_DETAIL_KEYWORDS = frozenset({"details", "metadata", "context", "meta", "payload", "data"})
+_COLLECTORS = frozenset({"append", "extend", "add", "insert", "put", "put_nowait", "send"})
+
+
+def suspicious(node: cst.Dict, shape: Shape | None) -> bool:
+    """Error-shaped, or with an ``"error"`` key, ``"status": "error"`` or a failed flag."""
+    if shape is not None:
+        return shape.kind is not ShapeKind.MESSAGE_ONLY  # {"message": ...} alone is everywhere
+    values = elements_by_key(node)
+    if not values:
+        return False
+    if "error" in values:
+        return not _already_migrated(values)
+    status = values.get("status")
+    if status is not None and (is_error_string(status) or _mentions_error(status)):
+        return True
+    return any(m.matches(values.get(k, cst.Name("x")), m.Name("False")) for k in DISCRIMINATORS)
+
+
+def reason(node: cst.Dict, parent: Parent) -> str:
+    """Why this error-looking dict is not an error response (for the ``plan`` note)."""
+    values = elements_by_key(node) or {}
+    if "jsonrpc" in values:
+        return "JSON-RPC protocol error: its shape is fixed by JSON-RPC 2.0"
+    if isinstance(values.get("status"), cst.IfExp):
+        return "status probe: the status is computed, and there is no message"
+    up = parent(node)
+    if isinstance(up, cst.BinaryOperation) and isinstance(up.operator, cst.Modulo):
+        return "%-format mapping: an argument of string formatting, not a response"
+    if isinstance(up, cst.Arg):
+        from_argument = _argument_reason(up, parent)
+        if from_argument is not None:
+            return from_argument
+    if values and all(isinstance(v, cst.Integer) for v in values.values()):
+        return "counters: every value is a number"
+    names = [v for v in values.values() if isinstance(v, (cst.Name, cst.Attribute))]
+    flags = [v for v in names if m.matches(v, m.Name("False") | m.Name("True") | m.Name("None"))]
+    if len(values) > 1 and len(names) == len(values) and not flags:
+        return "name-keyed table: every value is a name (a routing or dispatch table)"
+    if any(isinstance(v, cst.Dict) for k, v in values.items() if k == "error"):
+        return "the error is already a structured object"
+    if response_flow(node, parent) is not None:
+        return "returned, but its error value is not a message text (review by hand)"
+    return "never reaches a return of the enclosing function, so it is not the response"
+
+
+def _argument_reason(arg: cst.Arg, parent: Parent) -> str | None:
+    keyword = arg.keyword.value if arg.keyword is not None else None
+    if keyword in _LABEL_KEYWORDS:
+        return f"metric labels ({keyword}=), not a response"
+    if keyword == "extra":
+        return "log extra= fields: they become LogRecord attributes"
+    if keyword in _DETAIL_KEYWORDS:
+        return f"passed as {keyword}= to a helper; it is stored, not returned"
+    call = parent(arg)
+    if not isinstance(call, cst.Call):
+        return None
+    name = call_name(call)
+    if name in _COLLECTORS:
+        return f"per-item result collected with .{name}(); the item is not the response"
+    if name == "dumps":
+        return "serialised with json.dumps but never returned"
+    return None
+
+
+def _already_migrated(values: dict[str, cst.BaseExpression]) -> bool:
+    """``{"success": False, "error": <call or name>}``: the spec's envelope already."""
+    flag = values.get("success")
+    return flag is not None and m.matches(flag, m.Name("False")) and len(values) == 2
+
+
+def _mentions_error(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.IfExp):
+        return is_error_string(node.body) or is_error_string(node.orelse)
+    return False

@@ -1,0 +1,1 @@
+"""The error-dict rule (UNS501); ordered in :mod:`unsentinel.registry`."""

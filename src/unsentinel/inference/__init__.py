@@ -1,5 +1,0 @@
-"""Pure inference functions: severity, field_path and code. No I/O, no CST mutation.
-
-Each returns an :class:`~unsentinel.model.Inferred` (value, confidence, reason) and never
-raises for "don't know": it returns a low-confidence value instead.
-"""

@@ -1,0 +1,142 @@
+"""The registry: the two features, their rules in order, and the entry points that run them.
+
+This is the only module that imports both ``unsentinel.warnings`` and ``unsentinel.errors``;
+the core receives them as a :class:`~unsentinel.core.suite.Suite` and never imports a
+feature. Order matters only for reporting: every rule reads the same original tree and the
+engine applies all scheduled edits in one pass, so no rule sees another's output.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import partial
+from pathlib import Path
+
+from unsentinel.core import engine, runner
+from unsentinel.core.config import Config
+from unsentinel.core.facts import FactBook
+from unsentinel.core.model import FileResult, Mode, Site
+from unsentinel.core.rule import Rule
+from unsentinel.core.runner import Progress, RunResult
+from unsentinel.core.suite import Emitter, Suite
+from unsentinel.errors.emit import emit_error_modules
+from unsentinel.errors.facts import ErrorFacts
+from unsentinel.errors.rules.error_dict import ErrorDict
+from unsentinel.warnings.emit import emit_warning_modules
+from unsentinel.warnings.emit.regression_test import emit_regression_test
+from unsentinel.warnings.facts import WarningFacts
+from unsentinel.warnings.rules.annotation import WarningAnnotation
+from unsentinel.warnings.rules.consumer import WarningConsumer
+from unsentinel.warnings.rules.producer import PlainWarningProducer, SentinelWarningProducer
+from unsentinel.warnings.rules.sentinel_definition import SentinelDefinition
+from unsentinel.warnings.rules.sentinel_string import (
+    SentinelConstant,
+    SentinelMention,
+    SentinelString,
+)
+
+WARNING_RULES: tuple[type[Rule], ...] = (
+    # Detectors first: they report what the rewriting rules leave behind.
+    SentinelString,
+    SentinelConstant,
+    SentinelMention,
+    # Producers: strings flowing into warnings lists become Warning(...).
+    SentinelWarningProducer,
+    PlainWarningProducer,
+    # Consumers: reads of the migrated warnings switch to severity / message.
+    WarningConsumer,
+    # Annotations follow the data the producers and consumers now agree on.
+    WarningAnnotation,
+    # Last: the constant goes only when the gather pass found no use left behind.
+    SentinelDefinition,
+)
+# Error dicts (UNS501): independent of the warning rules; edits never overlap theirs.
+ERROR_RULES: tuple[type[Rule], ...] = (ErrorDict,)
+
+ALL_RULES: tuple[type[Rule], ...] = (*WARNING_RULES, *ERROR_RULES)
+FACTS = (WarningFacts, ErrorFacts)
+EMITTERS: tuple[Emitter, ...] = (emit_warning_modules, emit_error_modules)
+
+
+def enabled_rules(config: Config) -> tuple[type[Rule], ...]:
+    return tuple(rule for rule in ALL_RULES if config.is_rule_enabled(rule.code))
+
+
+def rule_by_code(code: str) -> type[Rule]:
+    for rule in ALL_RULES:
+        if rule.code == code:
+            return rule
+    raise KeyError(code)
+
+
+def suite(config: Config, *, regression_test: Path | None = None) -> Suite:
+    """The registered features, with the rules ``config`` enables."""
+    emitters = EMITTERS
+    if regression_test is not None:
+        emitters = (*emitters, partial(_regression_test, regression_test))
+    return Suite(enabled_rules(config), FACTS, emitters)
+
+
+def _regression_test(
+    target: Path, _results: Sequence[FileResult], _facts: FactBook, config: Config
+) -> list[FileResult]:
+    return [emit_regression_test(target, config)]
+
+
+def run(
+    paths: Sequence[Path],
+    config: Config,
+    mode: Mode,
+    *,
+    files_from: Iterable[str] = (),
+    jobs: int | None = None,
+    allow_dirty: bool = False,
+    progress: Progress | None = None,
+    regression_test: Path | None = None,
+) -> RunResult:
+    """Run unsentinel over ``paths``: the library entry point behind every command.
+
+    ``regression_test``: where to write a pytest module pinning the new wire shape
+    (``apply --emit-regression-test``), as one more generated file.
+    """
+    return runner.run(
+        paths,
+        config,
+        mode,
+        suite(config, regression_test=regression_test),
+        files_from=files_from,
+        jobs=jobs,
+        allow_dirty=allow_dirty,
+        progress=progress,
+    )
+
+
+def rewrite_source(
+    source: str,
+    config: Config | None = None,
+    facts: FactBook | None = None,
+    *,
+    path: str = "<string>",
+    module_name: str = "",
+    rules: Sequence[type[Rule]] | None = None,
+) -> tuple[str, list[Site]]:
+    """Rewrite one module's source: the pure ``str -> str`` seam (new code, sites)."""
+    config = config or Config()
+    chosen = suite(config)
+    if rules is not None:
+        chosen = Suite(tuple(rules), chosen.facts, chosen.emitters)
+    return engine.rewrite_source(
+        source, chosen, config, facts, path=path, module_name=module_name
+    )
+
+
+__all__ = [
+    "ALL_RULES",
+    "ERROR_RULES",
+    "WARNING_RULES",
+    "enabled_rules",
+    "rewrite_source",
+    "rule_by_code",
+    "run",
+    "suite",
+]

@@ -1,0 +1,417 @@
+"""Per-file facts the warning rules share: what is a warnings list, what is an input,
+which local a name stands for, which condition guards a statement.
+
+Computed lazily once per file (``context.shared(FileAnalysis)``) and read by every rule.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+import libcst as cst
+import libcst.matchers as m
+
+from unsentinel.core.syntax import NodeIndex, annotation_name, dotted, last_name
+from unsentinel.warnings.facts import WarningFacts
+
+if TYPE_CHECKING:
+    from unsentinel.core.rule import RuleContext
+
+# Parameters that are plumbing, not user input.
+NON_INPUT_PARAMS = frozenset(
+    ["self", "cls", "client", "ctx", "context", "session", "db", "conn", "connection", "store", "logger", "log", "api", "repo", "repository", "settings", "config", "request_context"]
+)
+NON_INPUT_TYPE_SUFFIXES = ("Client", "Store", "Session", "Logger", "Connection", "Context")
+# Parameters whose attributes, not themselves, are the input fields.
+CONTAINER_PARAM_NAMES = frozenset(
+    ["request", "req", "params", "payload", "body", "args", "input", "data", "command", "cmd", "query", "form"]
+)
+CONTAINER_TYPE_SUFFIXES = ("Request", "Params", "Input", "Payload", "Command", "Args", "Query")
+
+
+@dataclass(frozen=True)
+class Loop:
+    """A ``for`` loop (or comprehension) whose iterable is an input list."""
+
+    node: cst.CSTNode
+    target: str  # the loop variable
+    container: str  # field path of the iterable, e.g. "rows"
+    index: str | None = None  # enumerate's index variable
+    start: int = 0  # enumerate's start
+
+
+@dataclass(frozen=True)
+class _Path:
+    path: str
+    final: bool = False  # nothing more specific can be said (an item of an unindexed list)
+    lost: bool = False  # a loop index would have made it precise
+
+
+@dataclass
+class FunctionFacts:
+    node: cst.FunctionDef
+    params: dict[str, cst.Param] = field(default_factory=dict)
+    containers: set[str] = field(default_factory=set)
+    inputs: set[str] = field(default_factory=set)  # plain-input parameter names
+    loops: list[Loop] = field(default_factory=list)
+    assignments: dict[str, list[cst.BaseExpression]] = field(default_factory=dict)
+    tuple_assignments: list[tuple[cst.Tuple, cst.BaseExpression]] = field(default_factory=list)
+    chains: list[cst.BaseExpression] | None = None
+
+
+class FileAnalysis:
+    def __init__(self, context: RuleContext) -> None:
+        self.context = context
+        self.config = context.config
+        self._functions: dict[cst.FunctionDef, FunctionFacts] = {}
+        self.index = context.shared(NodeIndex)
+
+    # -- warnings lists ---------------------------------------------------------------
+    def is_warning_list_name(self, name: str | None) -> bool:
+        if not name:
+            return False
+        names = self.config.warning_list_names
+        return name in names or any(name.endswith(f"_{n}") for n in names)
+
+    def is_warning_list(self, expr: cst.BaseExpression) -> bool:
+        return self.is_warning_list_name(last_name(expr))
+
+    # -- functions and inputs ---------------------------------------------------------
+    def enclosing_function(self, node: cst.CSTNode) -> cst.FunctionDef | None:
+        return self.index.owner_of(node)
+
+    def function(self, node: cst.FunctionDef) -> FunctionFacts:
+        if node not in self._functions:
+            self._functions[node] = self._function_facts(node)
+        return self._functions[node]
+
+    def _function_facts(self, node: cst.FunctionDef) -> FunctionFacts:
+        facts = FunctionFacts(node)
+        params = node.params
+        for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+            facts.params[param.name.value] = param
+            kind = self._param_kind(param)
+            if kind == "container":
+                facts.containers.add(param.name.value)
+            elif kind == "input":
+                facts.inputs.add(param.name.value)
+        collect_body(self, facts)
+        return facts
+
+    def _param_kind(self, param: cst.Param) -> str:
+        name = param.name.value
+        type_name = annotation_name(param.annotation)
+        if name in NON_INPUT_PARAMS or type_name.endswith(NON_INPUT_TYPE_SUFFIXES):
+            return "plumbing"
+        model_fields = self.context.facts.get(WarningFacts).model_fields
+        if name in CONTAINER_PARAM_NAMES or type_name.endswith(CONTAINER_TYPE_SUFFIXES):
+            return "container"
+        if type_name in model_fields:  # a model's fields are the inputs, not the model
+            return "container"
+        return "input"
+
+    def input_path(
+        self, expr: cst.BaseExpression, facts: FunctionFacts, site: cst.CSTNode
+    ) -> tuple[str | None, bool]:
+        """The field path ``expr`` denotes, and whether it lost a loop index it needed."""
+        resolved = self._resolve(expr, facts, site)
+        return (resolved.path, resolved.lost) if resolved else (None, False)
+
+    def _resolve(
+        self, expr: cst.BaseExpression, facts: FunctionFacts, site: cst.CSTNode
+    ) -> _Path | None:
+        if isinstance(expr, cst.Name):
+            if expr.value in facts.inputs:
+                return _Path(expr.value)
+            loop = self._loop_for(expr.value, facts, site)
+            return None if loop is None else self._indexed(loop, site)
+        if isinstance(expr, cst.Attribute):
+            base = expr.value
+            if isinstance(base, cst.Name) and base.value in facts.containers:
+                return _Path(expr.attr.value)
+            inner = self._resolve(base, facts, site)
+            if inner is None or inner.final:
+                return inner  # ``row.sku`` where row has no index: the list is all we can name
+            return _Path(f"{inner.path}.{expr.attr.value}")
+        return None
+
+    def _loop_for(self, name: str, facts: FunctionFacts, site: cst.CSTNode) -> Loop | None:
+        candidates = [loop for loop in facts.loops if loop.target == name]
+        inside = [loop for loop in candidates if self.is_inside(site, loop.node)]
+        if inside:
+            return inside[-1]
+        return candidates[-1] if candidates else None
+
+    def _indexed(self, loop: Loop, site: cst.CSTNode) -> _Path:
+        # The warning is made once per item only inside the loop (a ``for`` body or a
+        # comprehension's element); a guard like ``Counter(r.id for r in rows)`` is not.
+        if not self.is_inside(site, loop.node):
+            return _Path(loop.container, final=True)
+        if loop.index is None:
+            return _Path(loop.container, final=True, lost=True)
+        index = loop.index if loop.start == 0 else f"{loop.index} - {loop.start}"
+        return _Path(f"{loop.container}[{{{index}}}]")
+
+    def is_inside(self, node: cst.CSTNode, container: cst.CSTNode) -> bool:
+        return node is container or container in self.context.ancestors(node)
+
+    def input_references(
+        self, expr: cst.CSTNode, facts: FunctionFacts, site: cst.CSTNode
+    ) -> tuple[list[str], bool]:
+        """Every input path referenced inside ``expr`` (outermost chains only), in order."""
+        paths: list[str] = []
+        lost_any = False
+        for chain in _outer_chains(expr):
+            path, lost = self.input_path(chain, facts, site)
+            if path is not None:
+                paths.append(path)
+                lost_any = lost_any or lost
+        return paths, lost_any
+
+    def known_leaves(self, facts: FunctionFacts, site: cst.CSTNode) -> dict[str, str]:
+        """Names a message may mention literally, mapped to the field path they denote."""
+        leaves: dict[str, str] = {name: name for name in facts.inputs}
+        for container in facts.containers:
+            type_name = annotation_name(facts.params[container].annotation)
+            for field_name in self.context.facts.get(WarningFacts).model_fields.get(type_name, ()):
+                leaves.setdefault(field_name, field_name)
+        for chain in self._chains_of(facts):
+            path, _ = self.input_path(chain, facts, site)
+            leaf = last_name(chain)
+            if path is not None and leaf is not None:
+                leaves[leaf] = path
+        return leaves
+
+    def _chains_of(self, facts: FunctionFacts) -> list[cst.BaseExpression]:
+        """Outermost ``a.b.c`` chains and names directly in a function (cached)."""
+        if facts.chains is None:
+            attributes = [
+                a for a in self.index.within(cst.Attribute, facts.node)
+                if dotted(a) is not None and not isinstance(self.context.parent(a), cst.Attribute)
+            ]
+            names = [n for n in self.index.within(cst.Name, facts.node) if self._is_chain_name(n)]
+            facts.chains = [*attributes, *names]
+        return facts.chains
+
+    def _is_chain_name(self, name: cst.Name) -> bool:
+        parent = self.context.parent(name)
+        if isinstance(parent, cst.Attribute):
+            return False  # part of a longer chain (or an attribute name)
+        if isinstance(parent, cst.Arg) and parent.keyword is name:
+            return False
+        return not (isinstance(parent, cst.Subscript) and parent.value is name)  # a record
+
+    def guarding_condition(self, node: cst.CSTNode) -> cst.BaseExpression | None:
+        """The test of the nearest ``if`` (in the same function) that ``node`` depends on."""
+        previous: cst.CSTNode = node
+        for ancestor in self.context.ancestors(node):
+            if isinstance(ancestor, (cst.FunctionDef, cst.ClassDef, cst.Module)):
+                return None
+            if isinstance(ancestor, (cst.If, cst.While)) and previous is not ancestor.test:
+                return ancestor.test
+            if isinstance(ancestor, cst.IfExp) and previous is not ancestor.test:
+                return ancestor.test
+            if isinstance(ancestor, (cst.ListComp, cst.GeneratorExp, cst.SetComp)) and previous is ancestor.elt:
+                conditions = _comprehension_conditions(ancestor.for_in)
+                if conditions:
+                    return conditions[0] if len(conditions) == 1 else cst.BooleanOperation(
+                        conditions[0], cst.And(), conditions[1]
+                    )
+            previous = ancestor
+        return None
+
+    def single_assignment(self, name: str, facts: FunctionFacts) -> cst.BaseExpression | None:
+        values = facts.assignments.get(name, [])
+        return values[0] if len(values) == 1 else None
+
+    def tuple_assignments(self, function: cst.FunctionDef) -> list[tuple[cst.Tuple, cst.BaseExpression]]:
+        """``a, b = value`` statements of a function (``await`` unwrapped)."""
+        facts = self.function(function)
+        return facts.tuple_assignments
+
+    @cached_property
+    def warning_class(self) -> str:
+        return "StructuredWarning" if self.uses_builtin_warning else "Warning"
+
+    def str_parameters(self, function_name: str) -> dict[str | int, str]:
+        """Parameters annotated ``str`` of a function defined in this module, by index and name."""
+        found: dict[str | int, str] = {}
+        for node in self._module_functions().get(function_name, []):
+            params = [*node.params.posonly_params, *node.params.params]
+            for index, param in enumerate(params):
+                if annotation_name(param.annotation) == "str":
+                    found[index] = found[param.name.value] = param.name.value
+            for param in node.params.kwonly_params:
+                if annotation_name(param.annotation) == "str":
+                    found[param.name.value] = param.name.value
+        return found
+
+    def _module_functions(self) -> dict[str, list[cst.FunctionDef]]:
+        return self._functions_by_name
+
+    @cached_property
+    def _functions_by_name(self) -> dict[str, list[cst.FunctionDef]]:
+        table: dict[str, list[cst.FunctionDef]] = {}
+        for node in self.index.by_type.get(cst.FunctionDef, []):
+            assert isinstance(node, cst.FunctionDef)
+            table.setdefault(node.name.value, []).append(node)
+        return table
+
+    @cached_property
+    def lines(self) -> list[str]:
+        return self.context.text.splitlines()
+
+    @cached_property
+    def uses_builtin_warning(self) -> bool:
+        """Does the module name the builtin ``Warning`` (``except Warning``, ``warn(.., Warning)``)?"""
+        return bool(re.search(r"\bWarning\b", self.context.text)) and not any(
+            alias == "Warning" for alias in self._imported_names()
+        )
+
+    def _imported_names(self) -> Iterator[str]:
+        for statement in self.context.module.body:
+            if isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+                        for alias in small.names:
+                            yield alias.evaluated_alias or alias.evaluated_name
+
+    @cached_property
+    def module_string_constants(self) -> dict[str, str]:
+        """Module-level ``NAME = "text"`` constants of this file."""
+        constants: dict[str, str] = {}
+        for statement in self.context.module.body:
+            if not isinstance(statement, cst.SimpleStatementLine):
+                continue
+            for small in statement.body:
+                if (
+                    isinstance(small, cst.Assign)
+                    and len(small.targets) == 1
+                    and isinstance(small.targets[0].target, cst.Name)
+                    and isinstance(small.value, cst.SimpleString)
+                ):
+                    value = small.value.evaluated_value
+                    if isinstance(value, str):
+                        constants[small.targets[0].target.value] = value
+        return constants
+
+
+def _outer_chains(node: cst.CSTNode) -> Iterator[cst.BaseExpression]:
+    """Maximal ``a.b.c`` chains and bare names inside ``node``, in source order."""
+    found: list[cst.BaseExpression] = []
+
+    class _Chains(cst.CSTVisitor):
+        def visit_Attribute(self, attribute: cst.Attribute) -> bool:
+            if dotted(attribute) is not None:
+                found.append(attribute)
+                return False
+            return True
+
+        def visit_Subscript(self, subscript: cst.Subscript) -> bool:
+            # ``mo["order_no"]`` reads a record: the record is state, not an input value.
+            if isinstance(subscript.value, cst.Name):
+                for element in subscript.slice:
+                    element.visit(self)
+                return False
+            return True
+
+        def visit_Name(self, name: cst.Name) -> None:
+            found.append(name)
+
+        def visit_Arg(self, arg: cst.Arg) -> bool:
+            if arg.keyword is not None:
+                arg.value.visit(self)
+                return False
+            return True
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+    node.visit(_Chains())
+    return iter(found)
+
+
+def collect_body(analysis: FileAnalysis, facts: FunctionFacts) -> None:
+    """Single-name assignments and loops over inputs, directly in one function."""
+    index = analysis.index
+    for assign in index.within(cst.Assign, facts.node):
+        _record_assign(facts, assign)
+    for annotated in index.within(cst.AnnAssign, facts.node):
+        if isinstance(annotated.target, cst.Name) and annotated.value is not None:
+            facts.assignments.setdefault(annotated.target.value, []).append(annotated.value)
+    for augmented in index.within(cst.AugAssign, facts.node):
+        if isinstance(augmented.target, cst.Name):
+            facts.assignments.setdefault(augmented.target.value, []).append(augmented.value)
+    loops: list[tuple[cst.CSTNode, cst.BaseAssignTargetExpression, cst.BaseExpression]] = []
+    for loop in index.within(cst.For, facts.node):
+        loops.append((loop, loop.target, loop.iter))
+    for comp in index.within(cst.CompFor, facts.node):
+        parent = analysis.context.parent(comp)
+        loops.append((parent if parent is not None else comp, comp.target, comp.iter))
+    # Outer loops first: an inner loop's iterable may be the outer loop's variable.
+    loops.sort(key=lambda item: len(analysis.context.ancestors(item[0])))
+    for node, target, iterable in loops:
+        _record_loop(analysis, facts, node, target, iterable)
+
+
+def _record_assign(facts: FunctionFacts, node: cst.Assign) -> None:
+    for target in node.targets:
+        if isinstance(target.target, cst.Name):
+            facts.assignments.setdefault(target.target.value, []).append(node.value)
+        elif isinstance(target.target, cst.Tuple):
+            value = node.value.expression if isinstance(node.value, cst.Await) else node.value
+            facts.tuple_assignments.append((target.target, value))
+            for element in target.target.elements:
+                if isinstance(element.value, cst.Name):  # no longer a single assignment
+                    facts.assignments.setdefault(element.value.value, []).extend([value, value])
+
+
+def _record_loop(
+    analysis: FileAnalysis,
+    facts: FunctionFacts,
+    node: cst.CSTNode,
+    loop_target: cst.BaseAssignTargetExpression,
+    iterable: cst.BaseExpression,
+) -> None:
+    target: cst.BaseExpression = loop_target
+    index_name: str | None = None
+    start = 0
+    if m.matches(iterable, m.Call(func=m.Name("enumerate"))):
+        assert isinstance(iterable, cst.Call)
+        args = iterable.args
+        if not args:
+            return
+        iterable = args[0].value
+        start = _enumerate_start(args)
+        if isinstance(target, cst.Tuple) and len(target.elements) == 2:
+            first, second = (e.value for e in target.elements)
+            if isinstance(first, cst.Name):
+                index_name = first.value
+            target = second
+    if not isinstance(target, cst.Name):
+        return
+    container, _ = analysis.input_path(iterable, facts, node)
+    if container is not None:
+        facts.loops.append(Loop(node, target.value, container, index_name, start))
+
+
+def _comprehension_conditions(comp_for: cst.CompFor | None) -> list[cst.BaseExpression]:
+    conditions: list[cst.BaseExpression] = []
+    while comp_for is not None:
+        conditions.extend(condition.test for condition in comp_for.ifs)
+        comp_for = comp_for.inner_for_in
+    return conditions
+
+
+def _enumerate_start(args: Sequence[cst.Arg]) -> int:
+    for position, arg in enumerate(args):
+        is_start = (arg.keyword is not None and arg.keyword.value == "start") or (
+            arg.keyword is None and position == 1
+        )
+        if is_start and isinstance(arg.value, cst.Integer):
+            return int(arg.value.value)
+    return 0

@@ -1,0 +1,255 @@
+"""The warnings feature's cross-file facts, typed (see :mod:`unsentinel.core.facts`).
+
+Rules record what one file shows in a :class:`WarningNotes` (mutable, one per file); the
+gather pass freezes the notes into :class:`WarningFacts` and merges them over the whole
+repository. A rewrite then asks the merged facts: does ``resolve`` return warnings, and in
+which shape? Does ``render``'s first parameter receive them? Which code does a template get?
+"""
+
+from __future__ import annotations
+
+import ast
+import enum
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from unsentinel.warnings.inference.code import Template, assign_codes
+
+if TYPE_CHECKING:
+    from unsentinel.core.config import Config
+    from unsentinel.core.rule import RuleContext
+
+
+class WarningShape(enum.Enum):
+    """How warnings travel in a value: as objects or as dumped dicts, one or a list."""
+
+    LIST = "list"  # a list of Warning objects
+    ITEM = "item"  # one Warning object
+    DICT_LIST = "dict list"  # a list of dumped warnings
+    DICT = "dict"  # one dumped warning
+
+    @property
+    def item(self) -> WarningShape:
+        return WarningShape.ITEM if self in (WarningShape.LIST, WarningShape.ITEM) else WarningShape.DICT
+
+    @property
+    def is_dict(self) -> bool:
+        return self in (WarningShape.DICT, WarningShape.DICT_LIST)
+
+    @property
+    def is_list(self) -> bool:
+        return self in (WarningShape.LIST, WarningShape.DICT_LIST)
+
+
+@dataclass(frozen=True, order=True)
+class TupleSlot:
+    """Element ``index`` of the tuple that ``function`` returns is a warning."""
+
+    function: str
+    index: int
+
+
+@dataclass(frozen=True, order=True)
+class ParamSlot:
+    """A parameter of ``function`` (by position or by name) that receives warnings."""
+
+    function: str
+    key: int | str
+    dumped: bool = False  # receives dumped dicts, not Warning objects
+
+
+@dataclass(frozen=True)
+class ConstantReference:
+    """A sentinel constant named in code: ``use`` (blocks its deletion), ``import`` or
+    ``definition``. Attached to the UNS002 findings no rewrite claimed."""
+
+    name: str
+    role: str
+
+
+@dataclass
+class WarningNotes:
+    """What the rules saw in one file; frozen into :class:`WarningFacts` by the gather pass."""
+
+    context: RuleContext
+    templates: list[Template] = field(default_factory=list)
+    returning: set[str] = field(default_factory=set)
+    return_shapes: dict[str, WarningShape] = field(default_factory=dict)
+    tuple_slots: set[TupleSlot] = field(default_factory=set)
+    params: set[ParamSlot] = field(default_factory=set)
+    marker_constants: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class WarningFacts:
+    """What one file, or the whole repository, tells the warning rules."""
+
+    model_fields: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    templates: tuple[Template, ...] = ()
+    returning: frozenset[str] = frozenset()  # functions whose return value carries warnings
+    return_shapes: Mapping[str, WarningShape] = field(default_factory=dict)
+    tuple_slots: frozenset[TupleSlot] = frozenset()
+    params: frozenset[ParamSlot] = frozenset()
+    marker_constants: Mapping[str, str] = field(default_factory=dict)  # NAME -> "BLOCK:"-like
+    constant_leftovers: frozenset[str] = frozenset()  # sentinel constants used where we can't migrate
+    codes: Mapping[str, str] = field(default_factory=dict)  # template text -> constant name
+    code_values: Mapping[str, str] = field(default_factory=dict)  # constant name -> value
+
+    # -- the protocol -------------------------------------------------------------------
+    @classmethod
+    def from_source(cls, data: bytes) -> WarningFacts | None:
+        fields = model_fields(data)
+        return cls(model_fields=dict(fields)) if fields else None
+
+    @classmethod
+    def from_context(cls, context: RuleContext) -> WarningFacts:
+        notes = context.shared(WarningNotes)
+        left_behind = {
+            finding.subject.name
+            for finding in context.pending
+            if isinstance(finding.subject, ConstantReference) and finding.subject.role == "use"
+        }
+        return cls(
+            templates=tuple(notes.templates),
+            returning=frozenset(notes.returning),
+            return_shapes=dict(notes.return_shapes),
+            tuple_slots=frozenset(notes.tuple_slots),
+            params=frozenset(notes.params),
+            marker_constants=dict(notes.marker_constants),
+            constant_leftovers=frozenset(left_behind),
+        )
+
+    def merge(self, other: WarningFacts) -> WarningFacts:
+        fields = dict(self.model_fields)
+        for name, names in other.model_fields.items():
+            fields[name] = tuple(dict.fromkeys([*fields.get(name, ()), *names]))
+        return WarningFacts(
+            model_fields=fields,
+            templates=self.templates + other.templates,
+            returning=self.returning | other.returning,
+            return_shapes={**self.return_shapes, **other.return_shapes},
+            tuple_slots=self.tuple_slots | other.tuple_slots,
+            params=self.params | other.params,
+            marker_constants={**self.marker_constants, **other.marker_constants},
+            constant_leftovers=self.constant_leftovers | other.constant_leftovers,
+        )
+
+    def settle(self, config: Config) -> WarningFacts:
+        """One code per template, repository-wide; codes a human kept in the module win."""
+        codes, values = assign_codes(self.templates, existing_codes(config))
+        return _replace(self, codes=codes, code_values=values)
+
+    def changed_functions(self, previous: WarningFacts) -> set[str]:
+        def keys(facts: WarningFacts) -> set[tuple[str, object]]:
+            return {
+                *((name, "returns") for name in facts.returning),
+                *((name, shape) for name, shape in facts.return_shapes.items()),
+                *((slot.function, slot) for slot in facts.tuple_slots),
+                *((param.function, param) for param in facts.params),
+            }
+
+        return {name for name, _what in keys(self) ^ keys(previous)}
+
+    # -- questions the rules ask ------------------------------------------------------------
+    def return_shape(self, function: str) -> WarningShape | None:
+        """The shape of what ``function`` returns, if it returns warnings."""
+        if function not in self.returning:
+            return None
+        return self.return_shapes.get(function, WarningShape.LIST)
+
+    def returns_slot(self, function: str, index: int) -> bool:
+        return TupleSlot(function, index) in self.tuple_slots
+
+    def slots_of(self, function: str) -> set[int]:
+        return {slot.index for slot in self.tuple_slots if slot.function == function}
+
+    def param_shape(self, function: str, index: int, name: str) -> WarningShape | None:
+        """What parameter ``index`` / ``name`` of ``function`` receives, if warnings."""
+        keys = (index, name)
+        if any(ParamSlot(function, key, dumped=True) in self.params for key in keys):
+            return WarningShape.DICT_LIST
+        if any(ParamSlot(function, key) in self.params for key in keys):
+            return WarningShape.LIST
+        return None
+
+    def takes_warnings(self, function: str, key: int | str) -> bool:
+        return ParamSlot(function, key) in self.params or ParamSlot(function, key, True) in self.params
+
+    @property
+    def all_model_fields(self) -> frozenset[str]:
+        return frozenset(name for fields in self.model_fields.values() for name in fields)
+
+
+def _replace(facts: WarningFacts, **changes: Mapping[str, str]) -> WarningFacts:
+    from dataclasses import replace
+
+    return replace(facts, **changes)
+
+
+# -- what the gather pass reads without LibCST ----------------------------------------------
+
+MODEL_MARKERS = (b"BaseModel", b"dataclass", b"TypedDict", b"NamedTuple")
+MODEL_BASES = {"BaseModel", "TypedDict", "NamedTuple", "BaseSettings"}
+
+
+def model_fields(data: bytes) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``(class name, field names)`` for every model-like class in a module's source.
+
+    Read with the standard library's ``ast``, an order of magnitude faster than LibCST.
+    """
+    if b"class" not in data or not any(marker in data for marker in MODEL_MARKERS):
+        return ()
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError, RecursionError):
+        return ()
+    return tuple(
+        (node.name, _annotated_names(node))
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ClassDef) and _is_model(node)
+    )
+
+
+def _is_model(node: ast.ClassDef) -> bool:
+    bases = {_name_of(base) for base in node.bases}
+    decorators = {_name_of(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list}
+    return bool(bases & MODEL_BASES) or "dataclass" in decorators
+
+
+def _name_of(node: ast.expr) -> str:
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Name):
+        return node.id
+    return ""
+
+
+def _annotated_names(node: ast.ClassDef) -> tuple[str, ...]:
+    return tuple(
+        stmt.target.id
+        for stmt in node.body
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
+    )
+
+
+def existing_codes(config: Config) -> dict[str, str]:
+    """Constants already in the configured ``warning_codes`` module (name -> value)."""
+    path = config.root / config.codes_module
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return {}
+    return dict(_string_constants(tree.body))
+
+
+def _string_constants(body: Iterable[ast.stmt]) -> Iterable[tuple[str, str]]:
+    for node in body:
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+        ):
+            yield node.targets[0].id, node.value.value

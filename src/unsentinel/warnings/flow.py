@@ -1,0 +1,181 @@
+"""Which expressions hold warnings, and in which shape: objects or dumped dicts.
+
+After the migration a warning is a ``Warning`` object where the code builds it, and a
+``{"severity": ..., "message": ...}`` dict wherever a response was dumped
+(``model_dump()``, ``dataclasses.asdict``, ``json.loads``). Consumers must use attributes
+on the first and keys on the second, so every consumer decision starts here.
+
+The classification follows the data: names of warnings lists, loop variables over them,
+single assignments, subscripts, helper parameters that receive them (a gather fact), and
+helpers that return them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from unsentinel.core.syntax import last_name, string_key
+from unsentinel.warnings.analysis import FileAnalysis
+from unsentinel.warnings.facts import WarningFacts
+from unsentinel.warnings.facts import WarningShape as Shape
+
+if TYPE_CHECKING:
+    from unsentinel.core.rule import RuleContext
+
+LIST_WRAPPERS = frozenset({"list", "sorted", "tuple", "reversed"})
+
+
+class WarningFlow:
+    """The shape of warnings an expression holds, if any (one per file: ``context.shared``)."""
+
+    def __init__(self, context: RuleContext) -> None:
+        self.context = context
+        self.analysis = context.shared(FileAnalysis)
+        self.facts = context.facts.get(WarningFacts)
+        self._active: set[int] = set()
+
+    def shape(self, expr: cst.BaseExpression) -> Shape | None:
+        key = id(expr)
+        if key in self._active:
+            return None  # a cycle through assignments: don't know
+        self._active.add(key)
+        try:
+            return self._shape(expr)
+        finally:
+            self._active.discard(key)
+
+    def _shape(self, expr: cst.BaseExpression) -> Shape | None:
+        if isinstance(expr, cst.Name):
+            return self._name(expr)
+        if isinstance(expr, cst.Attribute):
+            return Shape.LIST if self.analysis.is_warning_list_name(expr.attr.value) else None
+        if isinstance(expr, cst.Subscript):
+            return self._subscript(expr)
+        if isinstance(expr, cst.Call):
+            return self._call(expr)
+        if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
+            return self._comprehension(expr)
+        if isinstance(expr, cst.IfExp):
+            body, orelse = self.shape(expr.body), self.shape(expr.orelse)
+            if body == orelse:
+                return body
+            # ``[note] if note else []``: an empty arm takes the other arm's shape.
+            if body is None and _is_empty(expr.body):
+                return orelse
+            if orelse is None and _is_empty(expr.orelse):
+                return body
+            return None
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+            left, right = self.shape(expr.left), self.shape(expr.right)
+            return left if left in (Shape.LIST, Shape.DICT_LIST) and left == right else None
+        return None
+
+    def _name(self, name: cst.Name) -> Shape | None:
+        function = self.analysis.enclosing_function(name)
+        loop_shape = self._loop_variable(name, function)
+        if loop_shape is not None:
+            return loop_shape
+        if function is not None:
+            facts = self.analysis.function(function)
+            value = self.analysis.single_assignment(name.value, facts)
+            if value is not None and not _is_definition(name, self.context):
+                shape = self.shape(value)
+                if shape is not None:
+                    return shape
+            param_shape = self._parameter(name.value, function)
+            if param_shape is not None:
+                return param_shape
+            unpacked = self._unpacked(name.value, function)
+            if unpacked is not None:
+                return unpacked
+        return Shape.LIST if self.analysis.is_warning_list_name(name.value) else None
+
+    def _loop_variable(self, name: cst.Name, function: cst.FunctionDef | None) -> Shape | None:
+        for ancestor in self.context.ancestors(name):
+            loops: list[tuple[cst.BaseAssignTargetExpression, cst.BaseExpression]] = []
+            if isinstance(ancestor, cst.For):
+                loops = [(ancestor.target, ancestor.iter)]
+            elif isinstance(ancestor, (cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp)):
+                loops = list(_comp_fors(ancestor.for_in))
+            for target, iterable in loops:
+                if isinstance(target, cst.Name) and target.value == name.value:
+                    shape = self.shape(iterable)
+                    return shape.item if shape in (Shape.LIST, Shape.DICT_LIST) else None
+            if ancestor is function:
+                break
+        return None
+
+    def _parameter(self, name: str, function: cst.FunctionDef) -> Shape | None:
+        params = [*function.params.posonly_params, *function.params.params]
+        for index, param in enumerate(params):
+            if param.name.value == name:
+                return self.facts.param_shape(function.name.value, index, name)
+        return None
+
+    def _unpacked(self, name: str, function: cst.FunctionDef) -> Shape | None:
+        """``loc, note = resolve(...)`` where ``resolve#1`` returns a warning."""
+        for target, value in self.analysis.tuple_assignments(function):
+            callee = last_name(value.func) if isinstance(value, cst.Call) else None
+            for index, element in enumerate(target.elements):
+                if isinstance(element.value, cst.Name) and element.value.value == name:
+                    if callee and self.facts.returns_slot(callee, index):
+                        return Shape.ITEM
+        return None
+
+    def _subscript(self, expr: cst.Subscript) -> Shape | None:
+        key = string_key(expr)
+        if key is not None:
+            return Shape.DICT_LIST if self.analysis.is_warning_list_name(key) else None
+        base = self.shape(expr.value)
+        if base not in (Shape.LIST, Shape.DICT_LIST):
+            return None
+        is_slice = any(isinstance(e.slice, cst.Slice) for e in expr.slice)
+        return base if is_slice else base.item
+
+    def _call(self, expr: cst.Call) -> Shape | None:
+        func = expr.func
+        if (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "get"
+            and expr.args
+            and isinstance(expr.args[0].value, cst.SimpleString)
+        ):
+            key = expr.args[0].value.evaluated_value
+            if isinstance(key, str) and self.analysis.is_warning_list_name(key):
+                return Shape.DICT_LIST
+        name = last_name(func)
+        if name in LIST_WRAPPERS and expr.args:
+            shape = self.shape(expr.args[0].value)
+            return shape if shape in (Shape.LIST, Shape.DICT_LIST) else None
+        return self.facts.return_shape(name) if name is not None else None
+
+    def _comprehension(self, expr: cst.ListComp | cst.GeneratorExp) -> Shape | None:
+        """``[w for w in warnings if ...]`` is still a warnings list."""
+        element = self.shape(expr.elt) if isinstance(expr.elt, cst.Name) else None
+        if element is Shape.ITEM:
+            return Shape.LIST
+        if element is Shape.DICT:
+            return Shape.DICT_LIST
+        return None
+
+
+def _is_empty(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, (cst.List, cst.Tuple)):
+        return not expr.elements
+    return isinstance(expr, cst.Name) and expr.value == "None"
+
+
+def _comp_fors(
+    comp_for: cst.CompFor | None,
+) -> Iterator[tuple[cst.BaseAssignTargetExpression, cst.BaseExpression]]:
+    while comp_for is not None:
+        yield comp_for.target, comp_for.iter
+        comp_for = comp_for.inner_for_in
+
+
+def _is_definition(name: cst.Name, context: RuleContext) -> bool:
+    parent = context.parent(name)
+    return isinstance(parent, (cst.AssignTarget, cst.AnnAssign)) and getattr(parent, "target", None) is name

@@ -1,0 +1,130 @@
+"""Codes: a stable snake_case slug per message *template*.
+
+A template is the message with its placeholders replaced by ``{}``. Messages that share a
+template share a code, across files; two different templates never share one. The slug
+keeps at most four meaningful words of the first sentence: placeholders, entity nouns and
+stop-words are dropped. Collisions resolve deterministically (sorted by template text):
+the first template keeps the short slug, later ones grow a word at a time, then a number.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+MAX_WORDS = 4
+
+
+@dataclass(frozen=True)
+class Template:
+    """A warning message template (placeholders as ``{}``) and the slug it asks for."""
+
+    text: str
+    slug: str
+
+STOP_WORDS = frozenset(
+    ["a", "an", "the", "is", "are", "was", "were", "be", "been", "being", "of", "for", "to", "and", "or", "but", "if", "then", "so", "as", "at", "by", "on", "in", "into", "with", "from", "this", "that", "these", "those", "it", "its", "it's", "has", "have", "had", "will", "would", "can", "could", "should", "may", "might", "must", "do", "does", "did", "please", "we", "you", "your", "our", "their", "there", "here", "which", "who", "whom", "what", "when", "where", "how", "than", "also", "again", "any", "all", "each", "per", "via", "only", "just", "further", "such"]
+)
+
+# Words that name *what* a warning is about rather than *what is wrong*; dropping them lets
+# "MO 7 is already completed" and "PO 9 is already completed" share a code.
+ENTITY_NOUNS = frozenset(
+    ["mo", "mos", "po", "pos", "so", "sos", "order", "orders", "sales", "purchase", "manufacturing", "item", "items", "record", "records", "entry", "entries", "request", "warning", "warnings", "error", "note"]
+)
+
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+_PARENTHETICAL = re.compile(r"\([^()]*\)")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|\s[-–—]\s|:\s")
+
+
+def template_of(parts: Iterable[str | None]) -> str:
+    """Join literal parts, writing ``{}`` where a placeholder (None) stood."""
+    return "".join("{}" if part is None else part for part in parts).strip()
+
+
+def slug_words(template: str) -> list[str]:
+    """The meaningful words of a template's first substantial clause, in order.
+
+    A clause that is only a label ("Row {}:", "rows[{}]:") is skipped; if no clause has two
+    meaningful words, the whole message is used.
+    """
+    text = _PARENTHETICAL.sub(" ", _PLACEHOLDER.sub(" ", template))
+    for clause in _SENTENCE_END.split(text):
+        words = _meaningful(clause)
+        if len(words) >= 2:
+            return words
+    return _meaningful(text) or ["warning"]
+
+
+def extended_words(template: str) -> list[str]:
+    """The slug words followed by every other meaningful word: material to disambiguate."""
+    words = slug_words(template)
+    rest = [w for w in _meaningful(_PLACEHOLDER.sub(" ", template)) if w not in words]
+    return words + rest
+
+
+NEGATIONS = frozenset({"no", "not", "without"})
+
+
+def _meaningful(text: str) -> list[str]:
+    """Content words: no stop-words, no entity nouns -- except right after a negation
+    ("wave has no orders" keeps "orders"), and nothing inside parentheses."""
+    words = [w.lower() for w in _WORD.findall(_PARENTHETICAL.sub(" ", text))]
+    kept = []
+    negated = False
+    for word in words:
+        if word in STOP_WORDS:
+            continue  # "no such order": the negation still governs "order"
+        if word not in ENTITY_NOUNS or negated:
+            kept.append(word)
+        negated = word in NEGATIONS
+    return kept
+
+
+def slug_for(template: str, words: int = MAX_WORDS) -> str:
+    return "_".join(slug_words(template)[:words])
+
+
+def constant_name(slug: str) -> str:
+    name = slug.upper()
+    return name if name.isidentifier() else f"CODE_{name}"
+
+
+def assign_codes(
+    templates: Iterable[Template], existing: Mapping[str, str] | None = None
+) -> tuple[dict[str, str], dict[str, str]]:
+    """Map each template text to a constant name, and each constant name to its value.
+
+    ``existing`` (constant name -> value, from a ``warning_codes`` module a human may have
+    edited) wins: a template whose slug is an existing value uses that constant's name.
+    """
+    existing = dict(existing or {})
+    by_value = {value: name for name, value in existing.items()}
+    values: dict[str, str] = dict(existing)
+    used_slugs: dict[str, str] = {}  # slug -> template that owns it
+    codes: dict[str, str] = {}
+    for text in sorted({t.text for t in templates}):
+        slug = _unique_slug(text, used_slugs)
+        used_slugs[slug] = text
+        name = by_value.get(slug) or constant_name(slug)
+        codes[text] = name
+        values.setdefault(name, slug)
+    return codes, values
+
+
+def _unique_slug(text: str, used: Mapping[str, str]) -> str:
+    slug = slug_for(text)
+    if slug not in used:
+        return slug
+    words = extended_words(text)
+    for count in range(len(slug.split("_")) + 1, len(words) + 1):
+        slug = "_".join(words[:count])
+        if slug not in used:
+            return slug
+    base = "_".join(words[:MAX_WORDS])
+    number = 2
+    while f"{base}_{number}" in used:
+        number += 1
+    return f"{base}_{number}"

@@ -1,0 +1,318 @@
+"""The rewriting half of the producer rules (UNS101 / UNS102): one warning string in,
+one ``Warning(...)`` construction out, with severity, field_path and code inferred.
+
+Kept apart from ``warning_producer`` (which finds *where* warnings flow) so each reads in
+one sitting; see that module for the rule documentation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import libcst as cst
+
+from unsentinel.core.layout import call_code, expression_code
+from unsentinel.core.model import Action, Inferred, Kind
+from unsentinel.core.syntax import last_name
+from unsentinel.warnings.analysis import FunctionFacts
+from unsentinel.warnings.inference.code import Template, constant_name, slug_for
+from unsentinel.warnings.inference.field_path import infer_field_path
+from unsentinel.warnings.inference.severity import infer_severity
+from unsentinel.warnings.rule import WarningRule
+from unsentinel.warnings.strings import (
+    Marker,
+    RuntimePrefix,
+    Stripped,
+    pieces,
+    strip_marker,
+    template_text,
+)
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(=?)")
+
+
+class WarningRewriter(WarningRule):
+    sentinel_only: bool = True
+    _as_dict: bool = False  # render the next producers as dumped dicts, not Warning(...)
+
+    def _strip(self, expr: cst.BaseExpression, site: cst.BaseExpression | None = None) -> Stripped | None:
+        """``site`` is the node in the original tree (``expr`` may be a rebuilt copy)."""
+        return strip_marker(
+            expr,
+            self.config.severity_markers,
+            self._constant_marker,
+            self._runtime_prefix(site if site is not None else expr),
+        )
+
+    def _constant_marker(self, name: str) -> Marker | None:
+        if name in self.config.sentinel_constants:
+            return Marker(name, "blocking")
+        value = self.facts.marker_constants.get(name)
+        if value is None:
+            value = self.analysis.module_string_constants.get(name)
+        if value is None:
+            return None
+        from unsentinel.warnings.strings import text_marker
+
+        found = text_marker(value, self.config.severity_markers)
+        return None if found is None else Marker(name, found.severity)
+
+    def _runtime_prefix(self, site: cst.BaseExpression):  # type: ignore[no-untyped-def]
+        def lookup(name: str) -> RuntimePrefix | None:
+            function = self.analysis.enclosing_function(site)
+            if function is None:
+                return None
+            value = self.analysis.single_assignment(name, self.analysis.function(function))
+            if not isinstance(value, cst.IfExp):
+                return None
+            true_marker = self._marker_of_value(value.body)
+            false_marker = self._marker_of_value(value.orelse)
+            if true_marker is None and false_marker is None:
+                return None
+            return RuntimePrefix(
+                name,
+                value.test,
+                true_marker.severity if true_marker else "advisory",
+                false_marker.severity if false_marker else "advisory",
+            )
+
+        return lookup
+
+    def _marker_of_value(self, expr: cst.BaseExpression) -> Marker | None:
+        name = last_name(expr)
+        if name is not None and not isinstance(expr, cst.SimpleString):
+            return self._constant_marker(name)
+        stripped = strip_marker(expr, self.config.severity_markers, self._constant_marker, lambda _: None)
+        return stripped.marker if stripped else None
+
+    def _producer(self, expr: cst.BaseExpression) -> None:
+        stripped = self._strip(expr)
+        if self.sentinel_only != (stripped is not None):
+            return
+        if expr in self.context.edits:
+            return
+        stripped = stripped or Stripped(expr)
+        function = self.analysis.enclosing_function(expr)
+        facts = self.analysis.function(function) if function is not None else None
+        parts = pieces(stripped.message, self._resolver(facts))
+        template = template_text(parts)
+        severity, severity_code = self._severity(stripped, template)
+        field_path = self._field_path(expr, parts, facts, severity.value)
+        if self.context.is_test_file:
+            # Test data stands for real warnings; it must not mint codes of its own.
+            code = Inferred.high(None, "test data: no code of its own")
+        else:
+            code = self._code(template, function)
+            self.notes.templates.append(_template(template))
+        self._schedule(expr, stripped, severity_code, field_path, code, as_dict=self._as_dict)
+        kind = "sentinel warning" if stripped.marker or stripped.runtime else "plain warning"
+        reasons = [f"template: {template!r}"]
+        low = any(v.confidence.value == "low" for v in (severity, field_path, code))
+        self.context.report(
+            self,
+            expr,
+            f"{kind.capitalize()} string -> Warning(severity={severity.value}, code={code.value})",
+            kind=Kind.PRODUCER,
+            action=Action.REVIEW if low else Action.REWRITE,
+            severity=severity,
+            field_path=field_path,
+            code=code,
+            reasons=tuple(reasons),
+        )
+
+    def _resolver(self, facts: FunctionFacts | None):  # type: ignore[no-untyped-def]
+        def resolve(expr: cst.BaseExpression) -> cst.BaseExpression | None:
+            if facts is None or not isinstance(expr, cst.Name):
+                return None
+            return self.analysis.single_assignment(expr.value, facts)
+
+        return resolve
+
+    def _severity(self, stripped: Stripped, template: str) -> tuple[Inferred, str]:
+        runtime = stripped.runtime
+        if runtime is not None:
+            test = expression_code(runtime.test)
+            code = f'"{runtime.when_true}" if {test} else "{runtime.when_false}"'
+            reason = f"prefix {runtime.name!r} is chosen at run time by `{test}`"
+            return Inferred.high(f"{runtime.when_true} if {test} else {runtime.when_false}", reason), code
+        marker = stripped.marker
+        severity = infer_severity(
+            template,
+            marker.text if marker else None,
+            marker.severity if marker else None,
+            self.config.info_keywords,
+        )
+        return severity, f'"{severity.value}"'
+
+    def _field_path(
+        self,
+        site: cst.BaseExpression,
+        parts: list[str | cst.BaseExpression],
+        facts: FunctionFacts | None,
+        severity: str | None,
+    ) -> Inferred:
+        if facts is None:
+            return Inferred.high(None, "module-level warning: no function inputs")
+        leaves = self.analysis.known_leaves(facts, site)
+        mentioned = [leaves[w] for w in _mentioned_words(parts, leaves, facts.inputs)]
+        interpolated: list[str] = []
+        lost = False
+        for part in parts:
+            if not isinstance(part, str):
+                found, lost_here = self.analysis.input_references(part, facts, site)
+                interpolated.extend(found)
+                lost = lost or lost_here
+        guard = self.analysis.guarding_condition(site)
+        guarding: list[str] = []
+        if guard is not None:
+            guarding, lost_guard = self.analysis.input_references(guard, facts, site)
+            lost = lost or lost_guard
+        return infer_field_path(
+            mentioned, interpolated, guarding, severity=severity, unindexed_loop=lost
+        )
+
+    def _code(self, template: str, function: cst.FunctionDef | None) -> Inferred:
+        known = self.facts.codes.get(template)
+        if known is not None:
+            if "_" not in known:
+                return Inferred.low(known, "the template yields a one-word code")
+            return Inferred.high(known, "from the message template")
+        if re.search(r"[A-Za-z]{2,}", template.replace("{}", "")):
+            slug = slug_for(template)
+            if "_" not in slug:
+                return Inferred.low(constant_name(slug), "the template yields a one-word code")
+            return Inferred.high(constant_name(slug), "from the message template")
+        fallback = constant_name(function.name.value if function else "warning")
+        return Inferred.low(fallback, "message has no literal words; named after the function")
+
+    def _schedule(
+        self,
+        expr: cst.BaseExpression,
+        stripped: Stripped,
+        severity_code: str,
+        field_path: Inferred,
+        code: Inferred,
+        *,
+        as_dict: bool = False,
+    ) -> None:
+        message = stripped.message
+        codes_import = self._add_imports(with_codes=code.value is not None, with_model=not as_dict)
+        class_name = "" if as_dict else self._warning_class_name()
+
+        def build(updated: cst.CSTNode) -> cst.CSTNode:
+            # Layout needs positions, which only a rewrite pays for (not check or gather).
+            assert isinstance(updated, cst.BaseExpression)
+            position = self.context.position(expr)
+            line_text = self.analysis.lines[position.line - 1]
+            end_line_text = self.analysis.lines[position.end_line - 1]
+            suffix_length = len(end_line_text.rstrip()) - (position.end_column - 1)
+            block_indent = self._block_indent(expr)
+            if updated is expr or not (stripped.marker or stripped.runtime):
+                new_message = message if updated is expr else updated
+            else:  # an inner edit rebuilt the node: strip the rebuilt copy the same way
+                restripped = self._strip(updated, site=expr)
+                new_message = restripped.message if restripped else message
+            arguments = [
+                ("severity", severity_code),
+                ("message", expression_code(new_message)),
+                ("field_path", _path_code(field_path.value)),
+                ("code", f"{codes_import}.{code.value}" if code.value else "None"),
+            ]
+            text = call_code(
+                class_name,
+                arguments,
+                line_text=line_text,
+                column=position.column - 1,
+                indent_unit=self.context.module.default_indent,
+                suffix_length=max(0, suffix_length),
+                block_indent=block_indent,
+            )
+            return cst.parse_expression(text)
+
+        self.context.replace(expr, build)
+        if stripped.runtime is not None:
+            self._remove_runtime_prefix(expr, stripped.runtime)
+
+    def _block_indent(self, expr: cst.CSTNode) -> int:
+        """Indentation of the statement that holds ``expr`` (its block's indentation)."""
+        for ancestor in self.context.ancestors(expr):
+            if isinstance(ancestor, cst.BaseStatement):
+                line = self.analysis.lines[self.context.position(ancestor).line - 1]
+                return len(line) - len(line.lstrip())
+        return 0
+
+    def _remove_runtime_prefix(self, site: cst.CSTNode, runtime: RuntimePrefix) -> None:
+        function = self.analysis.enclosing_function(site)
+        if function is None:
+            return
+        uses = [n for n in self.analysis.index.within(cst.Name, function) if n.value == runtime.name]
+        if len(uses) != 2:  # the assignment and this one use
+            return
+        for statement in self.analysis.index.within(cst.SimpleStatementLine, function):
+            if any(
+                isinstance(s, cst.Assign)
+                and any(isinstance(t.target, cst.Name) and t.target.value == runtime.name for t in s.targets)
+                for s in statement.body
+            ):
+                self.context.replace(statement, lambda _: cst.RemoveFromParent())
+                self.context.report(
+                    self,
+                    statement,
+                    f"Run-time prefix {runtime.name!r} removed: the severity is conditional now",
+                    kind=Kind.PRODUCER,
+                    action=Action.REWRITE,
+                )
+
+    def _add_imports(self, *, with_codes: bool = True, with_model: bool = True) -> str:
+        from unsentinel.core.discovery import module_name  # files -> engine -> rules: import late
+
+        config = self.config
+        codes_module = module_name(config.root / config.codes_module, config.root)
+        package, _, name = codes_module.rpartition(".")
+        if self.context.module_name == codes_module:
+            return name
+        if not with_codes:
+            pass
+        elif package:
+            self.context.add_import(package, name)
+        else:
+            self.context.add_import(name)
+        models_module = module_name(config.root / config.models_module, config.root)
+        if with_model and self.context.module_name != models_module:
+            alias = self._warning_class_name()
+            self.context.add_import(models_module, "Warning", None if alias == "Warning" else alias)
+        return name
+
+    def _warning_class_name(self) -> str:
+        return "StructuredWarning" if self.analysis.uses_builtin_warning else "Warning"
+
+
+# -- small helpers ----------------------------------------------------
+
+
+def _template(text: str) -> Template:
+    return Template(text, slug_for(text))
+
+
+def _path_code(path: str | None) -> str:
+    if path is None:
+        return "None"
+    return f'f"{path}"' if "{" in path else f'"{path}"'
+
+
+def _mentioned_words(
+    parts: list[str | cst.BaseExpression], leaves: dict[str, str], inputs: set[str]
+) -> Iterator[str]:
+    for position, part in enumerate(parts):
+        if not isinstance(part, str):
+            continue
+        before_placeholder = position + 1 < len(parts) and not isinstance(parts[position + 1], str)
+        for match in _WORD.finditer(part):
+            word = match.group(0).rstrip("=")
+            # "sales_order_row_id={x}" names the field whose value follows; "force=true" is
+            # an instruction, not the culprit.
+            assigns_value = match.group(1) == "=" and before_placeholder and match.end() == len(part)
+            named = ("_" in word and match.group(1) != "=") or assigns_value or word in inputs
+            if word in leaves and named:
+                yield word

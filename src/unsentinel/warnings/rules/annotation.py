@@ -1,0 +1,198 @@
+"""UNS301: annotations that carry warnings say ``Warning`` instead of ``str``.
+
+What it does
+    Rewrites the ``str`` in the annotations of everything that holds warnings: model and
+    dataclass fields and annotated locals named like a warnings list
+    (``warnings: list[str] = Field(...)``), parameters that receive warnings (by name, or
+    because a caller passes them: a gather fact), and the return annotations of helpers
+    whose results land in a warnings list (``-> list[str]``, ``-> str | None``, the
+    warning's slot in ``-> tuple[int, str | None]``). Parameters that receive *dumped*
+    warnings become ``list[dict[str, Any]]``.
+
+Why
+    The producers now build ``Warning`` objects; an annotation that still says ``str`` makes
+    the type checker reject the migrated code, or -- worse -- hides a consumer that still
+    treats a warning as text.
+
+Example
+    ``warnings: list[str] = Field(default_factory=list)`` becomes
+    ``warnings: list[Warning] = Field(default_factory=list)``.
+
+Fix safety
+    Only the ``str`` element changes; ``Field(...)`` arguments, defaults and the rest of the
+    annotation stay byte-identical. Sibling ``list[str]`` fields that are not warnings
+    (``next_actions``), and tuples whose ``str`` slots mean something else, are left alone.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from unsentinel.core.discovery import module_name
+from unsentinel.core.model import Action, Kind
+from unsentinel.core.rule import Example
+from unsentinel.warnings.facts import WarningShape as Shape
+from unsentinel.warnings.rule import WarningListRule
+
+
+class WarningAnnotation(WarningListRule):
+    code = "UNS301"
+    name = "warning-annotation"
+    summary = "list[str] / str | None that carries warnings -> Warning"
+
+    VALID = (
+        Example("next_actions: list[str] = []", id="sibling list that is not warnings"),
+        Example("warnings: list[Warning] = []", id="already migrated"),
+    )
+    INVALID = (
+        Example(
+            """
+            class Response(BaseModel):
+                warnings: list[str] = Field(default_factory=list, description="Problems.")
+                next_actions: list[str] = Field(default_factory=list)
+            """,
+            """
+            from warning_model import Warning
+
+            class Response(BaseModel):
+                warnings: list[Warning] = Field(default_factory=list, description="Problems.")
+                next_actions: list[str] = Field(default_factory=list)
+            """,
+            id="model field",
+        ),
+        Example(
+            """
+            def has_blocking(warnings: Iterable[str]) -> bool:
+                return False
+            """,
+            """
+            from warning_model import Warning
+
+            def has_blocking(warnings: Iterable[Warning]) -> bool:
+                return False
+            """,
+            id="parameter named warnings",
+        ),
+    )
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        # By name alone only a collection is a warnings list: ``warnings: str | None`` in
+        # unittest's stubs is a filter setting, not a list of warnings.
+        if self.analysis.is_warning_list(node.target) and _is_collection(node.annotation):
+            self._rewrite(node.annotation, dict_items=self._holds_dicts(node))
+
+    def visit_Param(self, node: cst.Param) -> None:
+        if node.annotation is None:
+            return
+        function = self.analysis.enclosing_function(node)
+        shape = self._param_shape(node, function)
+        if shape in (Shape.LIST, Shape.DICT_LIST) and _is_collection(node.annotation):
+            self._rewrite(node.annotation, dict_items=shape.is_dict)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        if node.returns is None:
+            return
+        name = node.name.value
+        if self._returns_warnings(node):
+            # Other modules' calls to this helper now yield warnings too (a gather fact).
+            self.notes.returning.add(name)
+            self.notes.return_shapes[name] = Shape.LIST
+        if name in self.facts.returning or self._returns_warnings(node):
+            self._rewrite(node.returns, dict_items=False)
+        for index in sorted(self.facts.slots_of(name)):
+            self._rewrite(node.returns, dict_items=False, tuple_index=index)
+
+    # -- decisions ------------------------------------------------------------------------
+    def _param_shape(self, param: cst.Param, function: cst.FunctionDef | None) -> Shape | None:
+        if function is None:
+            return None
+        return self.flow.shape(param.name) if self._is_parameter_of(param, function) else None
+
+    def _is_parameter_of(self, param: cst.Param, function: cst.FunctionDef) -> bool:
+        return param in (*function.params.posonly_params, *function.params.params, *function.params.kwonly_params)
+
+    def _holds_dicts(self, node: cst.AnnAssign) -> bool:
+        if node.value is None:
+            return False
+        return self.flow.shape(node.value) is Shape.DICT_LIST
+
+    def _returns_warnings(self, function: cst.FunctionDef) -> bool:
+        """``return [w for w in items if ...]`` over a warnings list returns warnings."""
+        flow = self.flow
+        returns = self.analysis.index.within(cst.Return, function)
+        shapes = {flow.shape(r.value) for r in returns if r.value is not None}
+        return bool(shapes) and shapes <= {Shape.LIST}
+
+    # -- the rewrite ----------------------------------------------------------------------
+    def _rewrite(self, annotation: cst.Annotation, *, dict_items: bool, tuple_index: int | None = None) -> None:
+        target: cst.BaseExpression | None = annotation.annotation
+        if tuple_index is not None and target is not None:
+            target = _tuple_slot(target, tuple_index)
+        if target is None:
+            return
+        names = _str_names(target)
+        if not names:
+            return
+        replacement = "dict[str, Any]" if dict_items else self.analysis.warning_class
+        def build(_updated: cst.CSTNode) -> cst.CSTNode:
+            return cst.parse_expression(replacement)
+
+        for name in names:
+            if name not in self.context.edits:
+                self.context.replace(name, build)
+        if dict_items:
+            self.context.add_import("typing", "Any")
+        else:
+            self._import_warning()
+        self.context.report(
+            self,
+            annotation,
+            f"Annotation carries warnings: str -> {replacement}",
+            kind=Kind.ANNOTATION,
+            action=Action.REWRITE,
+        )
+
+    def _import_warning(self) -> None:
+        config = self.config
+        models_module = module_name(config.root / config.models_module, config.root)
+        if self.context.module_name == models_module:
+            return
+        alias = self.analysis.warning_class
+        self.context.add_import(models_module, "Warning", None if alias == "Warning" else alias)
+
+
+def _is_collection(annotation: cst.Annotation) -> bool:
+    node = annotation.annotation
+    if isinstance(node, cst.BinaryOperation):  # ``list[str] | None``
+        node = node.left
+    return isinstance(node, cst.Subscript)
+
+
+def _str_names(annotation: cst.BaseExpression) -> list[cst.Name]:
+    """The ``str`` names an annotation uses as an element type (not as a dict key)."""
+    found: list[cst.Name] = []
+
+    class _Find(cst.CSTVisitor):
+        def visit_Subscript(self, node: cst.Subscript) -> bool:
+            if isinstance(node.value, cst.Name) and node.value.value in ("dict", "Dict", "Mapping"):
+                for element in node.slice[1:]:
+                    element.visit(self)
+                return False
+            return True
+
+        def visit_Name(self, node: cst.Name) -> None:
+            if node.value == "str":
+                found.append(node)
+
+    annotation.visit(_Find())
+    return found
+
+
+def _tuple_slot(annotation: cst.BaseExpression, index: int) -> cst.BaseExpression | None:
+    node = annotation
+    if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value in ("tuple", "Tuple"):
+        if index < len(node.slice):
+            element = node.slice[index].slice
+            if isinstance(element, cst.Index):
+                return element.value
+    return None

@@ -1,0 +1,473 @@
+"""UNS101 / UNS102: turn warning strings into ``Warning(...)`` constructions.
+
+What it does
+    Finds every string that flows into a warnings list -- ``warnings.append(...)``,
+    ``.extend([...])``, ``+= [...]``, list literals, ``warnings=[...]`` keyword arguments,
+    ``return [...]`` / ``return "..."`` from helpers whose results feed a warnings list --
+    and rewrites it into ``Warning(severity=..., message=..., field_path=..., code=...)``.
+    UNS101 covers strings that start with a sentinel or marker (``BLOCK:``), UNS102 plain
+    warning strings.
+
+Why
+    A sentinel prefix mixes a machine signal into human text. A structured warning says
+    the same thing in fields a consumer can read without parsing: how to react
+    (``severity``), what to show (``message``), which input to fix (``field_path``) and a
+    stable identifier (``code``).
+
+Example
+    ``warnings.append(f"{BLOCK_WARNING_PREFIX} MO {n} is already completed.")`` becomes
+    ``warnings.append(Warning(severity="blocking", message=f"MO {n} is already completed.",
+    field_path=None, code=warning_codes.ALREADY_COMPLETED))``.
+
+Use instead
+    Construct ``Warning`` directly; pick a code from ``warning_codes``.
+
+Fix safety
+    The message keeps its placeholders, concatenation and layout; only the marker and the
+    blank after it go. A prefix chosen at run time becomes a conditional severity. Values
+    inferred with low confidence are listed for review.
+
+Inference
+    severity from the marker (or, for plain strings, ``info`` keywords, else advisory);
+    field_path from the inputs the message names, interpolates, or is guarded by;
+    code from the message template, shared across the repository.
+"""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from unsentinel.core.config import Config
+from unsentinel.core.model import Action, Kind
+from unsentinel.core.rule import Example
+from unsentinel.core.syntax import last_name
+from unsentinel.warnings.facts import TupleSlot, WarningShape
+from unsentinel.warnings.rewrite import WarningRewriter
+from unsentinel.warnings.rule import warning_list_patterns
+from unsentinel.warnings.strings import (
+    is_stringish,
+)
+
+APPENDERS = {"append": 0, "insert": 1}
+# Calls whose result in a warnings list says nothing about a helper returning warnings.
+NOT_HELPERS = frozenset(
+    ["field", "Field", "list", "dict", "set", "tuple", "sorted", "reversed", "copy", "deepcopy", "get", "pop", "default_factory"]
+)
+
+
+class WarningProducer(WarningRewriter):
+    """Finds where warnings flow; ``WarningRewriter`` turns each string into a Warning.
+
+    The two subclasses differ only in which strings they take.
+    """
+
+    @classmethod
+    def needles(cls, config: Config) -> tuple[bytes, ...]:
+        markers = tuple(m.rstrip().encode() for m in config.severity_markers if m.strip())
+        constants = tuple(c.encode() for c in config.sentinel_constants)
+        lists = tuple(n.encode() for n in config.warning_list_names)
+        return markers + constants + (lists if not cls.sentinel_only else ())
+
+    @classmethod
+    def patterns(cls, config: Config) -> tuple[bytes, ...]:
+        markers = tuple(re.escape(m.rstrip().encode()) for m in config.severity_markers if m.strip())
+        constants = tuple(re.escape(c.encode()) for c in config.sentinel_constants)
+        lists = warning_list_patterns(config) if not cls.sentinel_only else ()
+        return markers + constants + lists
+
+    def visit_Module(self, node: cst.Module) -> None:
+        from unsentinel.warnings.strings import text_marker
+
+        for name, value in self.analysis.module_string_constants.items():
+            if text_marker(value, self.config.severity_markers) is not None:
+                self.notes.marker_constants[name] = value
+
+    # -- where warnings flow --------------------------------------------------------
+    def visit_Call(self, node: cst.Call) -> None:
+        self._mocked_helper(node)
+        func = node.func
+        if isinstance(func, cst.Attribute) and self.analysis.is_warning_list(func.value):
+            method = func.attr.value
+            if method in APPENDERS and len(node.args) > APPENDERS[method]:
+                self._candidate(node.args[APPENDERS[method]].value)
+            elif method == "extend" and node.args:
+                self._elements(node.args[0].value)
+        callee = last_name(func)
+        for index, arg in enumerate(node.args):
+            keyword = arg.keyword.value if arg.keyword is not None else None
+            if keyword is not None and self.analysis.is_warning_list_name(keyword):
+                self._elements(arg.value)
+            elif callee and self.facts.takes_warnings(callee, keyword if keyword else index):
+                # A literal list handed to a helper that takes warnings (often in tests).
+                if isinstance(arg.value, (cst.List, cst.Tuple)):
+                    self._elements(arg.value)
+
+    def _mocked_helper(self, node: cst.Call) -> None:
+        """``patch("pkg.mod.check", return_value=[...])`` / ``setattr(mod, "check", lambda
+        *a: [...])``: a test double of a helper that returns warnings returns them too."""
+        if last_name(node.func) not in ("patch", "object", "setattr"):
+            return
+        names = [a.value.evaluated_value for a in node.args if isinstance(a.value, cst.SimpleString)]
+        target = next((n.rsplit(".", 1)[-1] for n in names if isinstance(n, str)), None)
+        if target is None or target not in self.facts.returning:
+            return
+        single = self.facts.return_shape(target) is WarningShape.ITEM
+        for arg in node.args:
+            value = arg.value
+            if isinstance(value, cst.Lambda):
+                value = value.body
+            elif not (arg.keyword is not None and arg.keyword.value == "return_value"):
+                continue
+            if single:
+                self._candidate(value)
+            else:
+                self._elements(value)
+
+    def visit_DictElement(self, node: cst.DictElement) -> None:
+        """``{"warnings": [...]}``: a view splatted into a model, or -- in tests -- a
+        hand-written stand-in for a dumped response, whose entries become dicts."""
+        key = node.key.evaluated_value if isinstance(node.key, cst.SimpleString) else None
+        if isinstance(key, str) and self.analysis.is_warning_list_name(key):
+            self._as_dict = self.context.is_test_file
+            self._elements(node.value)
+            self._as_dict = False
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.operator, cst.AddAssign) and self.analysis.is_warning_list(node.target):
+            self._elements(node.value)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if any(self.analysis.is_warning_list(t.target) for t in node.targets):
+            self._elements(node.value)
+        self._record_unpacked_flow(node)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None and self.analysis.is_warning_list(node.target):
+            self._elements(node.value)
+
+    def visit_Return(self, node: cst.Return) -> None:
+        function = self.analysis.enclosing_function(node)
+        if function is None or node.value is None:
+            return
+        name = function.name.value
+        marked = self._marked_slots(function)
+        if None in marked and name not in self.notes.returning:
+            # A helper that returns sentinel strings returns warnings: callers, tests that
+            # mock it and its annotation learn that through the gather pass.
+            self.notes.returning.add(name)
+            shape = WarningShape.LIST if _returns_list(function) else WarningShape.ITEM
+            self.notes.return_shapes.setdefault(name, shape)
+        if isinstance(node.value, cst.Tuple):
+            slots = self.facts.slots_of(name)
+            for index in sorted(slots | {m for m in marked if m is not None}):
+                if index < len(node.value.elements):
+                    self._candidate(node.value.elements[index].value)
+        elif name in self.facts.returning or None in marked:
+            self._elements(node.value, single=True)
+
+    # -- candidates ----------------------------------------------------------------------
+    def _elements(self, expr: cst.BaseExpression, *, single: bool = False) -> None:
+        if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
+            for element in expr.elements:
+                if not isinstance(element, cst.StarredElement):
+                    self._candidate(element.value)
+        elif isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
+            self._candidate(expr.elt)
+        elif isinstance(expr, cst.IfExp):
+            self._elements(expr.body, single=single)
+            self._elements(expr.orelse, single=single)
+        elif single:
+            self._candidate(expr)
+        else:
+            self._record_call_flow(expr, WarningShape.LIST)
+
+    def _candidate(self, expr: cst.BaseExpression) -> None:
+        if isinstance(expr, cst.IfExp):
+            self._candidate(expr.body)
+            self._candidate(expr.orelse)
+        elif is_stringish(expr):
+            self._producer(expr)
+        elif isinstance(expr, cst.Name):
+            self._local_flow(expr)
+        else:
+            self._record_call_flow(expr, WarningShape.ITEM)
+            self._unless_known(expr)
+
+    def _local_flow(self, name: cst.Name) -> None:
+        """``warnings.append(note)``: follow ``note`` to its assignment in this function."""
+        function = self.analysis.enclosing_function(name)
+        facts = self.analysis.function(function) if function is not None else None
+        value = self.analysis.single_assignment(name.value, facts) if facts is not None else None
+        if value is not None and is_stringish(value):
+            self._producer(value)
+            return
+        if value is not None:
+            self._record_call_flow(value, WarningShape.ITEM)
+        self._unless_known(name)
+
+    def _unless_known(self, expr: cst.BaseExpression) -> None:
+        """Never half-migrate: a value of unknown type going into a migrated warnings list is
+        reported, because after the rewrite it would be the one string among objects."""
+        if not self.context.facts.gathered or self.sentinel_only or self._is_known_warning(expr):
+            return
+        self.context.report(
+            self,
+            expr,
+            "Value of unknown type added to a warnings list: check it is a Warning",
+            kind=Kind.PRODUCER,
+            action=Action.SKIP,
+            reasons=("cannot tell whether this is a string; left as it is",),
+        )
+
+    def _is_known_warning(self, expr: cst.BaseExpression) -> bool:
+        if isinstance(expr, cst.Name) and expr.value == "None":
+            return True  # "no warning" in a ``str | None`` helper
+        if self.flow.shape(expr) is not None:
+            return True
+        if isinstance(expr, cst.Await):
+            expr = expr.expression
+        if isinstance(expr, cst.Call):
+            callee = last_name(expr.func)
+            return callee in ("Warning", "StructuredWarning") or callee in self.facts.returning
+        if isinstance(expr, cst.Name):
+            function = self.analysis.enclosing_function(expr)
+            facts = self.analysis.function(function) if function is not None else None
+            value = self.analysis.single_assignment(expr.value, facts) if facts is not None else None
+            return value is not None and self._is_known_warning(value)
+        return False
+
+    def _record_call_flow(self, expr: cst.BaseExpression, shape: WarningShape) -> None:
+        """A helper call whose result lands in a warnings list returns warnings."""
+        callee = _helper_called(expr)
+        if callee is not None:
+            self.notes.returning.add(callee)
+            self.notes.return_shapes[callee] = shape
+
+    def _record_slot_flow(self, expr: cst.BaseExpression, index: int) -> None:
+        """``loc, note = resolve(...)``: slot ``index`` of what the helper returns is a warning."""
+        callee = _helper_called(expr)
+        if callee is not None:
+            self.notes.tuple_slots.add(TupleSlot(callee, index))
+
+    def _record_unpacked_flow(self, node: cst.Assign) -> None:
+        """``loc, note = resolve(...)`` then ``warnings.append(note)``: resolve#1 is a warning."""
+        target = node.targets[0].target if len(node.targets) == 1 else None
+        if not isinstance(target, cst.Tuple) or not isinstance(node.value, (cst.Call, cst.Await)):
+            return
+        function = self.analysis.enclosing_function(node)
+        if function is None:
+            return
+        for index, element in enumerate(target.elements):
+            if isinstance(element.value, cst.Name) and self._flows_into_warnings(
+                element.value.value, function
+            ):
+                self._record_slot_flow(node.value, index)
+
+    def _flows_into_warnings(self, name: str, function: cst.FunctionDef) -> bool:
+        for call in self.analysis.index.within(cst.Call, function):
+            func = call.func
+            if (
+                isinstance(func, cst.Attribute)
+                and func.attr.value in APPENDERS
+                and self.analysis.is_warning_list(func.value)
+                and any(isinstance(a.value, cst.Name) and a.value.value == name for a in call.args)
+            ):
+                return True
+        index = self.analysis.index
+        for assign in index.within(cst.Assign, function):
+            targets = [t.target for t in assign.targets]
+            if any(self.analysis.is_warning_list(t) for t in targets) and _mentions(assign.value, name):
+                return True
+        for annotated in index.within(cst.AnnAssign, function):
+            value = annotated.value
+            if value is not None and self.analysis.is_warning_list(annotated.target) and _mentions(value, name):
+                return True
+        return False
+
+    def _marked_slots(self, function: cst.FunctionDef) -> set[int | None]:
+        """Where a helper returns sentinel strings: ``None`` for the whole value (a list or a
+        single string), an index for a slot of a returned tuple."""
+        slots: set[int | None] = set()
+        for statement in self.analysis.index.within(cst.Return, function):
+            value = statement.value
+            if isinstance(value, cst.Tuple):
+                for index, element in enumerate(value.elements):
+                    if self._is_marked(element.value):
+                        slots.add(index)
+            elif isinstance(value, cst.List):
+                if any(self._is_marked(e.value) for e in value.elements):
+                    slots.add(None)
+            elif value is not None and self._marked_value(value):
+                slots.add(None)
+        return slots
+
+    def _marked_value(self, value: cst.BaseExpression) -> bool:
+        """A returned list, string or conditional of them that carries a sentinel."""
+        if isinstance(value, cst.IfExp):
+            return self._marked_value(value.body) or self._marked_value(value.orelse)
+        if isinstance(value, (cst.List, cst.Tuple)):
+            return any(self._is_marked(e.value) for e in value.elements)
+        return self._is_marked(value)
+
+    def _is_marked(self, expr: cst.BaseExpression) -> bool:
+        return is_stringish(expr) and self._strip(expr) is not None
+
+class SentinelWarningProducer(WarningProducer):
+    code = "UNS101"
+    name = "sentinel-warning-producer"
+    summary = "Sentinel-prefixed warning string -> Warning(...)"
+    sentinel_only = True
+
+    VALID = (
+        Example(
+            """
+            def f(warnings):
+                warnings.append(Warning(severity="blocking", message="x", field_path=None, code=warning_codes.X))
+            """,
+            id="already migrated",
+        ),
+        Example('log.info("BLOCK: not a warning list")', id="not flowing into a warnings list"),
+    )
+    INVALID = (
+        Example(
+            """
+            def complete(mo, warnings):
+                if mo["status"] == "DONE":
+                    warnings.append(f"{BLOCK_WARNING_PREFIX} MO {mo['order_no']} is already completed.")
+            """,
+            """
+            import warning_codes
+            from warning_model import Warning
+
+            def complete(mo, warnings):
+                if mo["status"] == "DONE":
+                    warnings.append(Warning(
+                        severity="blocking",
+                        message=f"MO {mo['order_no']} is already completed.",
+                        field_path=None,
+                        code=warning_codes.ALREADY_COMPLETED,
+                    ))
+            """,
+            id="state-driven f-string with the prefix constant",
+        ),
+        Example(
+            """
+            def check(serial_numbers, actual_quantity):
+                warnings = []
+                if len(serial_numbers) != actual_quantity:
+                    warnings.append(
+                        BLOCK_WARNING_PREFIX
+                        + f" serial_numbers count ({len(serial_numbers)}) "
+                        + f"must equal actual_quantity ({actual_quantity})."
+                    )
+                return warnings
+            """,
+            """
+            import warning_codes
+            from warning_model import Warning
+
+            def check(serial_numbers, actual_quantity):
+                warnings = []
+                if len(serial_numbers) != actual_quantity:
+                    warnings.append(
+                        Warning(
+                            severity="blocking",
+                            message=f"serial_numbers count ({len(serial_numbers)}) "
+                                    + f"must equal actual_quantity ({actual_quantity}).",
+                            field_path="serial_numbers",
+                            code=warning_codes.SERIAL_NUMBERS_COUNT_EQUAL_ACTUAL_QUANTITY,
+                        )
+                    )
+                return warnings
+            """,
+            id="concatenation; the subject of the message is the field",
+        ),
+        Example(
+            """
+            def receive(request, warnings):
+                for i, row in enumerate(request.rows):
+                    if row.sales_order_row_id not in known:
+                        warnings.append(f"BLOCK: unknown sales_order_row_id={row.sales_order_row_id}")
+            """,
+            """
+            import warning_codes
+            from warning_model import Warning
+
+            def receive(request, warnings):
+                for i, row in enumerate(request.rows):
+                    if row.sales_order_row_id not in known:
+                        warnings.append(Warning(
+                            severity="blocking",
+                            message=f"unknown sales_order_row_id={row.sales_order_row_id}",
+                            field_path=f"rows[{i}].sales_order_row_id",
+                            code=warning_codes.UNKNOWN_SALES_ORDER_ROW_ID,
+                        ))
+            """,
+            id="literal prefix in a loop: the field path carries the index",
+        ),
+    )
+
+
+class PlainWarningProducer(WarningProducer):
+    code = "UNS102"
+    name = "plain-warning-producer"
+    summary = "Plain warning string in a warnings list -> Warning(...)"
+    sentinel_only = False
+
+    VALID = (Example('next_actions.append("call again")', id="not a warnings list"),)
+    INVALID = (
+        Example(
+            """
+            warnings = []
+            warnings.append("Preview only - nothing was saved")
+            """,
+            """
+            import warning_codes
+            from warning_model import Warning
+
+            warnings = []
+            warnings.append(Warning(
+                severity="info",
+                message="Preview only - nothing was saved",
+                field_path=None,
+                code=warning_codes.NOTHING_SAVED,
+            ))
+            """,
+            id="info keyword",
+        ),
+    )
+
+
+# -- small helpers --------------------------------------------------------------------
+
+
+def _returns_list(function: cst.FunctionDef) -> bool:
+    annotation = function.returns.annotation if function.returns is not None else None
+    if isinstance(annotation, cst.Subscript):
+        return last_name(annotation.value) in ("list", "List", "Sequence", "Iterable")
+    return annotation is None
+
+
+def _mentions(expr: cst.BaseExpression, name: str) -> bool:
+    """Does ``name`` occur in a (small) expression?"""
+    found = False
+
+    class _Find(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            nonlocal found
+            found = found or node.value == name
+
+    expr.visit(_Find())
+    return found
+
+
+def _helper_called(expr: cst.BaseExpression) -> str | None:
+    """The project helper ``expr`` calls (``await`` unwrapped), if it is one."""
+    if isinstance(expr, cst.Await):
+        expr = expr.expression
+    if not isinstance(expr, cst.Call):
+        return None
+    callee = last_name(expr.func)
+    return callee if callee and callee not in NOT_HELPERS else None

@@ -1,0 +1,108 @@
+"""UNS401: delete the sentinel constant once nothing uses it.
+
+What it does
+    Removes the module-level definition of a sentinel constant
+    (``BLOCK_WARNING_PREFIX = "BLOCK:"``) when the gather pass found no use of it that the
+    migration leaves behind. Imports of the constant in other modules disappear with their
+    last use (other names in the same import statement stay).
+
+Why
+    The constant is the protocol. While it exists, new code will keep writing
+    ``f"{BLOCK_WARNING_PREFIX} ..."``; deleting it makes the old habit a NameError.
+
+Example
+    ``BLOCK_WARNING_PREFIX = "BLOCK:"`` is deleted from ``tool_result_utils.py``.
+
+Fix safety
+    Kept -- and reported -- while any use that cannot be migrated remains anywhere in the
+    repository (``check`` lists those uses). Needs the whole-repository gather pass, so a
+    single-file run never deletes it.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from unsentinel.core.config import Config
+from unsentinel.core.model import Action, Kind
+from unsentinel.core.rule import Example, Rule
+from unsentinel.warnings.facts import WarningFacts
+
+
+class SentinelDefinition(Rule):
+    code = "UNS401"
+    name = "sentinel-definition"
+    summary = "Unused sentinel constant definition -> deleted"
+
+    VALID = (Example('OTHER_PREFIX = "BLOCK:"', id="not a configured sentinel constant"),)
+    INVALID = (
+        Example(
+            """
+            BLOCK_WARNING_PREFIX = "BLOCK:"
+            MAX_ROWS = 100
+            """,
+            """
+            MAX_ROWS = 100
+            """,
+            id="definition with no uses left",
+        ),
+    )
+
+    @classmethod
+    def needles(cls, config: Config) -> tuple[bytes, ...]:
+        return tuple(name.encode() for name in config.sentinel_constants)
+
+    def _constants(self) -> set[str]:
+        return {*self.config.sentinel_constants, *self.context.facts.get(WarningFacts).marker_constants}
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        """Imports of a deleted constant go once the rewrite has removed their last use."""
+        if isinstance(node.names, cst.ImportStar) or not self.context.facts.gathered:
+            return
+        module = "." * len(node.relative) + (
+            self.context.code_for(node.module) if node.module is not None else ""
+        )
+        for alias in node.names:
+            name = alias.evaluated_name
+            if name in self._constants():  # removed only if the rewrite left it unused
+                self.context.remove_import(module, name, alias.evaluated_alias)
+
+    def visit_Module(self, node: cst.Module) -> None:
+        if not self.context.facts.gathered:
+            return  # ``check`` has no repository view: the definition is reported as UNS002
+        for statement in node.body:
+            name = self._defined_constant(statement)
+            if name is None:
+                continue
+            if name in self.context.facts.get(WarningFacts).constant_leftovers:
+                self.context.report(
+                    self,
+                    statement,
+                    f"Sentinel constant {name} kept: uses remain that cannot be migrated",
+                    kind=Kind.CONSTANT,
+                    action=Action.SKIP,
+                    reasons=("see the UNS002 findings for the remaining uses",),
+                )
+                continue
+            self.context.replace(statement, lambda _: cst.RemoveFromParent())
+            self.context.report(
+                self,
+                statement,
+                f"Sentinel constant {name} deleted: no uses remain",
+                kind=Kind.CONSTANT,
+                action=Action.REWRITE,
+            )
+
+    def _defined_constant(self, statement: cst.CSTNode) -> str | None:
+        if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+            return None
+        small = statement.body[0]
+        targets: list[cst.BaseExpression] = []
+        if isinstance(small, cst.Assign) and len(small.targets) == 1:
+            targets = [small.targets[0].target]
+        elif isinstance(small, cst.AnnAssign) and small.value is not None:
+            targets = [small.target]
+        for target in targets:
+            if isinstance(target, cst.Name) and target.value in self._constants():
+                return target.value
+        return None
