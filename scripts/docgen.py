@@ -1,18 +1,19 @@
 """Generate the reference docs from the code, so they cannot drift from it.
 
 ``python scripts/docgen.py`` rewrites ``docs/rules.md`` (from the rule classes, their
-docstrings and examples) and ``docs/configuration.md`` (from :class:`~unsentinel.core.config.Config`);
-a test fails when the committed files differ from what this module renders.
+docstrings and examples) and ``docs/configuration.md`` (from
+:class:`~unsentinel.core.config.Config`); a test fails when the committed files differ from
+what this module renders.
 """
 
 from __future__ import annotations
 
-import sys
+import inspect
 import textwrap
 from dataclasses import fields
 from pathlib import Path
 
-from unsentinel.core.config import Config
+from unsentinel.core.config import NOT_SETTINGS, Config
 from unsentinel.core.rule import Example, Rule
 from unsentinel.registry import ALL_RULES
 
@@ -31,7 +32,8 @@ CONFIG_HELP = {
     "error_model_module": "Where the `ErrorDetail` model is written when the repository has none.",
     "error_target": (
         'What UNS501 rewrites an error dict to: `"envelope"` (`{"success": False, "error": '
-        'ErrorDetail(...).to_dict()}`) or `"helper"` (a call `error_response(code, message, details)`).'
+        'ErrorDetail(...).to_dict()}`) or `"helper"` (a call '
+        "`error_response(code, message, details)`)."
     ),
     "error_helper": (
         'With `error-target = "helper"`: the helper as `"module.path:function"`. Unset, it is '
@@ -75,7 +77,8 @@ def _anchor(rule: type[Rule]) -> str:
 
 
 def _rule_section(rule: type[Rule]) -> list[str]:
-    doc = textwrap.dedent(sys.modules[rule.__module__].__doc__ or "").strip()
+    """The rule's own class docstring (not its module's), then its examples."""
+    doc = inspect.cleandoc(rule.__doc__ or "")
     _title, _, body = doc.partition("\n")
     lines = [f"## {rule.code} {rule.name}", "", f"*{rule.summary}*", ""]
     lines.extend(_sections(body))
@@ -106,7 +109,9 @@ def _example(example: Example, *, rewritten: bool) -> list[str]:
     title = example.id or "example"
     lines = [f"{title}:", "", "```python", example.source.rstrip(), "```", ""]
     if rewritten and example.expected is not None:
-        lines[-1:] = ["becomes", "", "```python", example.expected.rstrip(), "```", ""]
+        lines.extend(["becomes", "", "```python", example.expected.rstrip(), "```", ""])
+    if example.alone:
+        lines.extend([f"With every rule enabled, {example.alone}.", ""])
     return lines
 
 
@@ -114,11 +119,17 @@ def configuration_reference() -> str:
     defaults = Config()
     rows = []
     for item in fields(Config):
-        if item.name in ("root", "source"):
+        if item.name in NOT_SETTINGS:
             continue
         key = item.name.replace("_", "-")
         value = getattr(defaults, item.name)
-        shown = list(value) if isinstance(value, tuple) else dict(value) if isinstance(value, dict) else value
+        shown = (
+            list(value)
+            if isinstance(value, tuple)
+            else dict(value)
+            if isinstance(value, dict)
+            else value
+        )
         rows.append(f"| `{key}` | `{_toml(shown)}` | {CONFIG_HELP.get(item.name, '')} |")
     return "\n".join(
         [
@@ -134,6 +145,10 @@ def configuration_reference() -> str:
             "When the `*-module` keys are not set and the project has exactly one top-level",
             "package (`pkg/` or `src/pkg/`), the generated modules go into that package",
             "(`pkg/warning_codes.py`, `pkg/warning_model.py`, ...).",
+            "",
+            "Generated calls are wrapped at the project's own line length, not set here: ruff's",
+            "`line-length` (`ruff.toml`, `.ruff.toml` or `[tool.ruff]`), else `[tool.black]",
+            "line-length`, else 88.",
             "",
             "| key | default | meaning |",
             "| --- | --- | --- |",
@@ -156,7 +171,10 @@ def _toml(value: object) -> str:
 
 
 def outputs() -> dict[Path, str]:
-    return {DOCS / "rules.md": rules_reference(), DOCS / "configuration.md": configuration_reference()}
+    return {
+        DOCS / "rules.md": rules_reference(),
+        DOCS / "configuration.md": configuration_reference(),
+    }
 
 
 def main() -> None:

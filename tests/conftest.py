@@ -15,7 +15,8 @@ import unsentinel.registry
 from unsentinel.core.config import Config
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.rule import Rule
-from unsentinel.warnings.rules.sentinel_string import SentinelConstant, SentinelString
+from unsentinel.warnings.rules.sentinel_constant import SentinelConstant
+from unsentinel.warnings.rules.sentinel_string import SentinelString
 
 WriteTree = Callable[[dict[str, str | bytes]], Path]
 

@@ -27,13 +27,12 @@ from unsentinel.warnings.emit.regression_test import emit_regression_test
 from unsentinel.warnings.facts import WarningFacts
 from unsentinel.warnings.rules.annotation import WarningAnnotation
 from unsentinel.warnings.rules.consumer import WarningConsumer
-from unsentinel.warnings.rules.producer import PlainWarningProducer, SentinelWarningProducer
+from unsentinel.warnings.rules.plain_producer import PlainWarningProducer
+from unsentinel.warnings.rules.sentinel_constant import SentinelConstant
 from unsentinel.warnings.rules.sentinel_definition import SentinelDefinition
-from unsentinel.warnings.rules.sentinel_string import (
-    SentinelConstant,
-    SentinelMention,
-    SentinelString,
-)
+from unsentinel.warnings.rules.sentinel_mention import SentinelMention
+from unsentinel.warnings.rules.sentinel_producer import SentinelWarningProducer
+from unsentinel.warnings.rules.sentinel_string import SentinelString
 
 WARNING_RULES: tuple[type[Rule], ...] = (
     # Detectors first: they report what the rewriting rules leave behind.

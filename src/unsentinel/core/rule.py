@@ -19,7 +19,6 @@ import libcst as cst
 from libcst.metadata import (
     CodeRange,
     PositionProvider,
-    ScopeProvider,
 )
 
 from unsentinel.core.config import Config
@@ -35,12 +34,18 @@ Builder = Callable[[cst.CSTNode], "cst.CSTNode | cst.RemovalSentinel | cst.Flatt
 
 @dataclass(frozen=True)
 class Example:
-    """A rule example that doubles as a test case (Fixit's VALID / INVALID)."""
+    """A rule example that doubles as a test case (Fixit's VALID / INVALID).
+
+    Every example holds for its rule run alone, and -- unless ``alone`` gives the reason
+    it cannot -- for the whole rule set too, which is what a user runs. An example with a
+    reason shows what its rule sees when another rule does not take the site first.
+    """
 
     before: str
     after: str | None = None  # None: reported, left unchanged
     id: str = ""
     config: Mapping[str, Any] = field(default_factory=dict)
+    alone: str = ""  # why the whole rule set gives another result ("": it gives this one)
 
     @property
     def source(self) -> str:
@@ -113,20 +118,16 @@ class RuleContext:
             or "tests" in parts[:-1]
         )
 
-    @cached_property
-    def scopes(self) -> Mapping[cst.CSTNode, Any]:
-        return self.wrapper.resolve(ScopeProvider)
-
     def shared(self, kind: type[T]) -> T:
         """The file's one instance of ``kind``, built on first use as ``kind(self)``.
 
         Per-file state that a feature's rules share (an analysis, the facts they record)
         lives here without the core knowing its type.
         """
-        found = self._shared.get(kind)
+        found: T | None = self._shared.get(kind)
         if found is None:
             found = self._shared[kind] = kind(self)  # type: ignore[call-arg]
-        return found  # type: ignore[no-any-return]
+        return found
 
     # -- navigation ---------------------------------------------------------------
     def position(self, node: cst.CSTNode) -> Position:
@@ -177,7 +178,9 @@ class RuleContext:
     ) -> None:
         """Record a site. Positions are computed later, and only for sites that are kept."""
         self.pending.append(
-            Finding(node, rule.code, kind, message, action, severity, field_path, code, reasons, subject)
+            Finding(
+                node, rule.code, kind, message, action, severity, field_path, code, reasons, subject
+            )
         )
 
     def drop_claimed_detections(self) -> None:
@@ -242,7 +245,9 @@ class RuleContext:
             self.removed_imports.append(request)
 
 
-_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
+_NOQA = re.compile(
+    r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE
+)
 
 
 def _suppresses(line: str, code: str) -> bool:

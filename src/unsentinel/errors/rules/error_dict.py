@@ -1,44 +1,4 @@
-"""UNS501: rewrite ad-hoc error dicts into the spec's ``{"success": False, "error": ...}``.
-
-What it does
-    Finds hand-built error responses - ``{"error": str(e)}``, ``{"success": False,
-    "message": ...}``, ``{"succeed": False, "error": ..., "errorDetails": {...}}``,
-    ``{"status": "error", "message": ...}``, ``jsonify({"message": ...}), 404``,
-    ``JSONResponse(content={"detail": ...}, status_code=404)``, ``Response(json.dumps(d),
-    status=400)``, ``r = {"success": False, "error": None}`` ... ``r["error"] = "..."`` - and
-    rewrites each into the MCP-AQL error envelope with a registry code (or into a call of the
-    repository's helper, ``error-target = "helper"``). It also rewrites the reads of the old
-    keys to the new shape: in tests (``resp["error"] == "..."``) and in the code that calls a
-    migrated function (``if resp.get("ok") is False: raise X(resp["message"])``).
-
-Why
-    Clients cannot act on prose. The spec's envelope (ADR-006) carries a machine-readable
-    ``code`` from a fixed registry, the human ``message``, and structured ``details``.
-
-Example
-    ``return jsonify({"message": f"Note {note_id} not found"}), 404``
-
-Use instead
-    ``return jsonify({"success": False, "error": ErrorDetail(code=error_codes.NOT_FOUND_RESOURCE,
-    message=f"Note {note_id} not found", details={"note_id": note_id}).to_dict()}), 404``
-
-Fix safety
-    The wire shape changes on purpose, so every client must follow: a reader of the old keys
-    is rewritten when each of its reads is an error check or sits behind one; otherwise all
-    of its reads are reported (action ``skip``) and none is changed. A returned status stays
-    returned. Only dicts whose value provably reaches a ``return`` are rewritten: metric
-    labels, ``%``-mappings, counters, routing tables, log ``extra=``, ``details=`` /
-    ``metadata=`` arguments, per-item batch results and JSON-RPC protocol errors are left
-    alone and listed in ``plan`` as notes with the reason. An error inside a success envelope
-    is reported, never moved.
-
-Inference
-    The code comes from the HTTP status (refined by the message within its family), then the
-    handled exception, then the message wording; see
-    :mod:`unsentinel.errors.code`. Codes configured in ``error-codes`` (code ->
-    message keywords) come first. Anything else is ``INTERNAL_ERROR`` with low
-    confidence, shown in ``plan`` and the review table.
-"""
+"""UNS501: ad-hoc error dicts become the spec's ``{"success": False, "error": ...}`` envelope."""
 
 from __future__ import annotations
 
@@ -89,6 +49,57 @@ class _Error:
 
 
 class ErrorDict(Rule):
+    """Rewrite a hand-built error response, and the reads of it, into the error envelope.
+
+    What it does
+        Finds hand-built error responses -- ``{"error": str(e)}``, ``{"success": False,
+        "message": ...}``, ``{"succeed": False, "error": ..., "errorDetails": {...}}``,
+        ``{"status": "error", "message": ...}``, ``jsonify({"message": ...}), 404``,
+        ``JSONResponse(content={"detail": ...}, status_code=404)``,
+        ``Response(json.dumps(d), status=400)``, ``r = {"success": False, "error": None}``
+        ... ``r["error"] = "..."`` -- and rewrites each into the MCP-AQL error envelope with
+        a registry code (or into a call of the repository's helper,
+        ``error-target = "helper"``). It also rewrites the reads of the old keys to the new
+        shape: in tests (``resp["error"] == "..."``) and in the code that calls a migrated
+        function (``if resp.get("ok") is False: raise X(resp["message"])``).
+
+    Why
+        Clients cannot act on prose. The spec's envelope (ADR-006) carries a
+        machine-readable ``code`` from a fixed registry, the human ``message``, and
+        structured ``details``.
+
+    Example
+        ```python
+        return jsonify({"message": f"Note {note_id} not found"}), 404
+        ```
+
+    Use instead
+        ```python
+        return jsonify({"success": False, "error": ErrorDetail(
+            code=error_codes.NOT_FOUND_RESOURCE,
+            message=f"Note {note_id} not found",
+            details={"note_id": note_id},
+        ).to_dict()}), 404
+        ```
+
+    Fix safety
+        The wire shape changes on purpose, so every client must follow: a reader of the old
+        keys is rewritten when each of its reads is an error check or sits behind one;
+        otherwise all of its reads are reported (action ``skip``) and none is changed. A
+        returned status stays returned. Only dicts whose value provably reaches a
+        ``return`` are rewritten: metric labels, ``%``-mappings, counters, routing tables,
+        log ``extra=``, ``details=`` / ``metadata=`` arguments, per-item batch results and
+        JSON-RPC protocol errors are left alone and listed in ``plan`` as notes with the
+        reason. An error inside a success envelope is reported, never moved.
+
+    Inference
+        The code comes from the HTTP status (refined by the message within its family),
+        then the handled exception, then the message wording (``unsentinel.errors.code``).
+        Codes configured in ``error-codes`` (code -> message keywords) come first. Anything
+        else is ``INTERNAL_ERROR`` with low confidence, shown in ``plan`` and the review
+        table.
+    """
+
     code = "UNS501"
     name = "error-dict"
     summary = "Ad-hoc error dict instead of the spec's error envelope"

@@ -1,28 +1,4 @@
-"""UNS301: annotations that carry warnings say ``Warning`` instead of ``str``.
-
-What it does
-    Rewrites the ``str`` in the annotations of everything that holds warnings: model and
-    dataclass fields and annotated locals named like a warnings list
-    (``warnings: list[str] = Field(...)``), parameters that receive warnings (by name, or
-    because a caller passes them: a gather fact), and the return annotations of helpers
-    whose results land in a warnings list (``-> list[str]``, ``-> str | None``, the
-    warning's slot in ``-> tuple[int, str | None]``). Parameters that receive *dumped*
-    warnings become ``list[dict[str, Any]]``.
-
-Why
-    The producers now build ``Warning`` objects; an annotation that still says ``str`` makes
-    the type checker reject the migrated code, or -- worse -- hides a consumer that still
-    treats a warning as text.
-
-Example
-    ``warnings: list[str] = Field(default_factory=list)`` becomes
-    ``warnings: list[Warning] = Field(default_factory=list)``.
-
-Fix safety
-    Only the ``str`` element changes; ``Field(...)`` arguments, defaults and the rest of the
-    annotation stay byte-identical. Sibling ``list[str]`` fields that are not warnings
-    (``next_actions``), and tuples whose ``str`` slots mean something else, are left alone.
-"""
+"""UNS301: annotations that carry warnings say ``Warning`` instead of ``str``."""
 
 from __future__ import annotations
 
@@ -36,6 +12,40 @@ from unsentinel.warnings.rule import WarningListRule
 
 
 class WarningAnnotation(WarningListRule):
+    """Rewrite the ``str`` of an annotation that holds warnings to ``Warning``.
+
+    What it does
+        Rewrites the ``str`` in the annotations of everything that holds warnings: model and
+        dataclass fields and annotated locals named like a warnings list
+        (``warnings: list[str] = Field(...)``), parameters that receive warnings (by name,
+        or because a caller passes them: a gather fact), and the return annotations of
+        helpers whose results land in a warnings list (``-> list[str]``, ``-> str | None``,
+        the warning's slot in ``-> tuple[int, str | None]``). Parameters that receive
+        *dumped* warnings become ``list[dict[str, Any]]``. The ``Warning`` model is
+        imported where it is named.
+
+    Why
+        The producers now build ``Warning`` objects; an annotation that still says ``str``
+        makes the type checker reject the migrated code, or -- worse -- hides a consumer
+        that still treats a warning as text.
+
+    Example
+        ```python
+        warnings: list[str] = Field(default_factory=list)
+        ```
+
+    Use instead
+        ```python
+        warnings: list[Warning] = Field(default_factory=list)
+        ```
+
+    Fix safety
+        Only the ``str`` element changes; ``Field(...)`` arguments, defaults and the rest of
+        the annotation stay byte-identical. Sibling ``list[str]`` fields that are not
+        warnings (``next_actions``), and tuples whose ``str`` slots mean something else, are
+        left alone.
+    """
+
     code = "UNS301"
     name = "warning-annotation"
     summary = "list[str] / str | None that carries warnings -> Warning"

@@ -1,33 +1,10 @@
-"""UNS201: consumers read ``severity`` and ``message`` instead of matching the sentinel.
-
-What it does
-    Where code reads a warning that is now structured, rewrites the read:
-    ``w.startswith(BLOCK_WARNING_PREFIX)`` and ``BLOCK_WARNING_PREFIX in w`` become
-    ``w.severity == "blocking"`` (``!=`` when negated); ``w.removeprefix(PREFIX).lstrip()``,
-    ``w[len(PREFIX):].strip()`` and ``w.replace(PREFIX, "")`` become ``w.message``; string
-    uses of a warning (f-strings, ``+``, ``"sep".join(ws)``, ``"text" in w``, ``str``
-    methods, a ``str`` parameter, comparisons with literals) go through ``.message``.
-    Dumped warnings (``model_dump()``, ``asdict``, ``json.loads``) use keys instead:
-    ``w["severity"]``, ``w["message"]``.
-
-Why
-    After the producers are migrated, ``w.startswith("BLOCK:")`` on a ``Warning`` raises
-    ``AttributeError`` -- or, on a dict, silently stops blocking. Every consumer has to move
-    in the same change as the producers.
-
-Example
-    ``blocked = any(w.startswith(BLOCK_WARNING_PREFIX) for w in resp.warnings)`` becomes
-    ``blocked = any(w.severity == "blocking" for w in resp.warnings)``.
-
-Fix safety
-    A read is rewritten only when the data it reads is known to be warnings, and whether
-    they are objects or dicts is decided by following the data. Anything else is reported.
-"""
+"""UNS201: reads of a migrated warning use ``severity`` and ``message``, not the sentinel."""
 
 from __future__ import annotations
 
 import libcst as cst
 
+from unsentinel.core.discovery import module_name
 from unsentinel.core.layout import expression_code
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.rule import Example
@@ -46,6 +23,44 @@ STR_METHODS = frozenset(
 
 
 class WarningConsumer(WarningListRule):
+    """Rewrite a read that matches the sentinel, or uses a warning as text, to the new fields.
+
+    What it does
+        Where code reads a warning that is now structured, rewrites the read:
+        ``w.startswith(BLOCK_WARNING_PREFIX)`` and ``BLOCK_WARNING_PREFIX in w`` become
+        ``w.severity == "blocking"`` (``!=`` when negated); ``w.removeprefix(PREFIX).lstrip()``,
+        ``w[len(PREFIX):].strip()`` and ``w.replace(PREFIX, "")`` become ``w.message``; string
+        uses of a warning (f-strings, ``+``, ``"sep".join(ws)``, ``"text" in w``, ``str(w)``,
+        ``str`` methods, a ``str`` parameter, comparisons with literals) go through
+        ``.message``; ``isinstance(w, str)`` checks the new type. Dumped warnings
+        (``model_dump()``, ``asdict``, ``json.loads``) use keys instead: ``w["severity"]``,
+        ``w["message"]``.
+
+    Why
+        After the producers are migrated, ``w.startswith("BLOCK:")`` on a ``Warning`` raises
+        ``AttributeError`` -- or, on a dict, silently stops blocking. Every consumer has to
+        move in the same change as the producers.
+
+    Example
+        ```python
+        blocked = any(w.startswith(BLOCK_WARNING_PREFIX) for w in resp.warnings)
+        texts = [w[len(BLOCK_WARNING_PREFIX):].strip() for w in resp.warnings]
+        ```
+
+    Use instead
+        ```python
+        blocked = any(w.severity == "blocking" for w in resp.warnings)
+        texts = [w.message for w in resp.warnings]
+        ```
+
+    Fix safety
+        A read is rewritten only when the data it reads is known to be warnings, and whether
+        they are objects or dicts is decided by following the data. A match on a configured
+        marker that is not ``blocking`` becomes a severity check that also matches the other
+        warnings of that severity (plain ones included): it is rewritten and listed for
+        review. Anything else is reported and left as it is.
+    """
+
     code = "UNS201"
     name = "warning-consumer"
     summary = "Sentinel match or string use of a warning -> severity / message"
@@ -232,6 +247,17 @@ class WarningConsumer(WarningListRule):
         if shape is None or not (isinstance(kind, cst.Name) and kind.value == "str"):
             return
         self._replace(kind, "dict" if shape.is_dict else self.analysis.warning_class, "isinstance check on the new type")
+        if not shape.is_dict:
+            self._import_warning()
+
+    def _import_warning(self) -> None:
+        """The check names the migrated model: import it (as the annotation rule does), or the
+        name is Python's builtin ``Warning`` and every migrated warning fails the check."""
+        models_module = module_name(self.config.root / self.config.models_module, self.config.root)
+        if self.context.module_name == models_module:
+            return
+        alias = self.analysis.warning_class
+        self.context.add_import(models_module, "Warning", None if alias == "Warning" else alias)
 
     def visit_Return(self, node: cst.Return) -> None:
         """``-> dict[str, list[str]]`` promises text: warnings placed in it become messages."""

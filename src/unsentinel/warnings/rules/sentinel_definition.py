@@ -1,23 +1,4 @@
-"""UNS401: delete the sentinel constant once nothing uses it.
-
-What it does
-    Removes the module-level definition of a sentinel constant
-    (``BLOCK_WARNING_PREFIX = "BLOCK:"``) when the gather pass found no use of it that the
-    migration leaves behind. Imports of the constant in other modules disappear with their
-    last use (other names in the same import statement stay).
-
-Why
-    The constant is the protocol. While it exists, new code will keep writing
-    ``f"{BLOCK_WARNING_PREFIX} ..."``; deleting it makes the old habit a NameError.
-
-Example
-    ``BLOCK_WARNING_PREFIX = "BLOCK:"`` is deleted from ``tool_result_utils.py``.
-
-Fix safety
-    Kept -- and reported -- while any use that cannot be migrated remains anywhere in the
-    repository (``check`` lists those uses). Needs the whole-repository gather pass, so a
-    single-file run never deletes it.
-"""
+"""UNS401: delete the sentinel constant once nothing uses it."""
 
 from __future__ import annotations
 
@@ -30,11 +11,44 @@ from unsentinel.warnings.facts import WarningFacts
 
 
 class SentinelDefinition(Rule):
+    """Delete the module-level definition of a sentinel constant that nothing uses any more.
+
+    What it does
+        Removes the module-level definition of a sentinel constant
+        (``BLOCK_WARNING_PREFIX = "BLOCK:"``) when the gather pass found no use of it that
+        the migration leaves behind. A sentinel constant is a name configured in
+        ``sentinel-constants`` or a module-level string constant whose text starts with a
+        marker (the producers find those). Imports of the constant in other modules go
+        with their last use; other names in the same import statement stay.
+
+    Why
+        The constant is the protocol. While it exists, new code will keep writing
+        ``f"{BLOCK_WARNING_PREFIX} ..."``; deleting it makes the old habit a NameError.
+
+    Example
+        ```python
+        BLOCK_WARNING_PREFIX = "BLOCK:"
+        MAX_ROWS = 100
+        ```
+
+    Use instead
+        ```python
+        MAX_ROWS = 100
+        ```
+
+    Fix safety
+        Kept -- and reported (action ``skip``) -- while any use that cannot be migrated
+        remains in the files of the run; UNS002 lists those uses. ``check`` has no gather
+        pass and never deletes. The gather pass sees only the files it is given: run
+        ``apply`` over the whole repository, since a run over some of its files can delete
+        a constant that the other files still import.
+    """
+
     code = "UNS401"
     name = "sentinel-definition"
     summary = "Unused sentinel constant definition -> deleted"
 
-    VALID = (Example('OTHER_PREFIX = "BLOCK:"', id="not a configured sentinel constant"),)
+    VALID = (Example('ORDER_PREFIX = "ORDER-"', id="a string constant that holds no marker"),)
     INVALID = (
         Example(
             """
@@ -53,7 +67,10 @@ class SentinelDefinition(Rule):
         return tuple(name.encode() for name in config.sentinel_constants)
 
     def _constants(self) -> set[str]:
-        return {*self.config.sentinel_constants, *self.context.facts.get(WarningFacts).marker_constants}
+        return {
+            *self.config.sentinel_constants,
+            *self.context.facts.get(WarningFacts).marker_constants,
+        }
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         """Imports of a deleted constant go once the rewrite has removed their last use."""

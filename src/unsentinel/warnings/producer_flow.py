@@ -1,36 +1,9 @@
-"""UNS101 / UNS102: turn warning strings into ``Warning(...)`` constructions.
+"""Where warning strings flow: the base of the producer rules (UNS101 sentinel, UNS102 plain).
 
-What it does
-    Finds every string that flows into a warnings list -- ``warnings.append(...)``,
-    ``.extend([...])``, ``+= [...]``, list literals, ``warnings=[...]`` keyword arguments,
-    ``return [...]`` / ``return "..."`` from helpers whose results feed a warnings list --
-    and rewrites it into ``Warning(severity=..., message=..., field_path=..., code=...)``.
-    UNS101 covers strings that start with a sentinel or marker (``BLOCK:``), UNS102 plain
-    warning strings.
-
-Why
-    A sentinel prefix mixes a machine signal into human text. A structured warning says
-    the same thing in fields a consumer can read without parsing: how to react
-    (``severity``), what to show (``message``), which input to fix (``field_path``) and a
-    stable identifier (``code``).
-
-Example
-    ``warnings.append(f"{BLOCK_WARNING_PREFIX} MO {n} is already completed.")`` becomes
-    ``warnings.append(Warning(severity="blocking", message=f"MO {n} is already completed.",
-    field_path=None, code=warning_codes.ALREADY_COMPLETED))``.
-
-Use instead
-    Construct ``Warning`` directly; pick a code from ``warning_codes``.
-
-Fix safety
-    The message keeps its placeholders, concatenation and layout; only the marker and the
-    blank after it go. A prefix chosen at run time becomes a conditional severity. Values
-    inferred with low confidence are listed for review.
-
-Inference
-    severity from the marker (or, for plain strings, ``info`` keywords, else advisory);
-    field_path from the inputs the message names, interpolates, or is guarded by;
-    code from the message template, shared across the repository.
+:class:`WarningProducer` follows values into warnings lists (appends, extends, list
+literals, keyword arguments, helper returns, test doubles) and hands each string to
+:class:`~unsentinel.warnings.rewrite.WarningRewriter`, which turns it into a ``Warning``.
+The two rules differ only in which strings they take.
 """
 
 from __future__ import annotations
@@ -41,26 +14,37 @@ import libcst as cst
 
 from unsentinel.core.config import Config
 from unsentinel.core.model import Action, Kind
-from unsentinel.core.rule import Example
 from unsentinel.core.syntax import last_name
 from unsentinel.warnings.facts import TupleSlot, WarningShape
 from unsentinel.warnings.rewrite import WarningRewriter
 from unsentinel.warnings.rule import warning_list_patterns
-from unsentinel.warnings.strings import (
-    is_stringish,
-)
+from unsentinel.warnings.strings import is_stringish, text_marker
 
 APPENDERS = {"append": 0, "insert": 1}
 # Calls whose result in a warnings list says nothing about a helper returning warnings.
 NOT_HELPERS = frozenset(
-    ["field", "Field", "list", "dict", "set", "tuple", "sorted", "reversed", "copy", "deepcopy", "get", "pop", "default_factory"]
+    [
+        "field",
+        "Field",
+        "list",
+        "dict",
+        "set",
+        "tuple",
+        "sorted",
+        "reversed",
+        "copy",
+        "deepcopy",
+        "get",
+        "pop",
+        "default_factory",
+    ]
 )
 
 
 class WarningProducer(WarningRewriter):
     """Finds where warnings flow; ``WarningRewriter`` turns each string into a Warning.
 
-    The two subclasses differ only in which strings they take.
+    The two rules built on it differ only in ``sentinel_only``: which strings they take.
     """
 
     @classmethod
@@ -72,14 +56,14 @@ class WarningProducer(WarningRewriter):
 
     @classmethod
     def patterns(cls, config: Config) -> tuple[bytes, ...]:
-        markers = tuple(re.escape(m.rstrip().encode()) for m in config.severity_markers if m.strip())
+        markers = tuple(
+            re.escape(m.rstrip().encode()) for m in config.severity_markers if m.strip()
+        )
         constants = tuple(re.escape(c.encode()) for c in config.sentinel_constants)
         lists = warning_list_patterns(config) if not cls.sentinel_only else ()
         return markers + constants + lists
 
     def visit_Module(self, node: cst.Module) -> None:
-        from unsentinel.warnings.strings import text_marker
-
         for name, value in self.analysis.module_string_constants.items():
             if text_marker(value, self.config.severity_markers) is not None:
                 self.notes.marker_constants[name] = value
@@ -99,17 +83,22 @@ class WarningProducer(WarningRewriter):
             keyword = arg.keyword.value if arg.keyword is not None else None
             if keyword is not None and self.analysis.is_warning_list_name(keyword):
                 self._elements(arg.value)
-            elif callee and self.facts.takes_warnings(callee, keyword if keyword else index):
+            elif (
+                callee
+                and self.facts.takes_warnings(callee, keyword if keyword else index)
+                and isinstance(arg.value, (cst.List, cst.Tuple))
+            ):
                 # A literal list handed to a helper that takes warnings (often in tests).
-                if isinstance(arg.value, (cst.List, cst.Tuple)):
-                    self._elements(arg.value)
+                self._elements(arg.value)
 
     def _mocked_helper(self, node: cst.Call) -> None:
         """``patch("pkg.mod.check", return_value=[...])`` / ``setattr(mod, "check", lambda
         *a: [...])``: a test double of a helper that returns warnings returns them too."""
         if last_name(node.func) not in ("patch", "object", "setattr"):
             return
-        names = [a.value.evaluated_value for a in node.args if isinstance(a.value, cst.SimpleString)]
+        names = [
+            a.value.evaluated_value for a in node.args if isinstance(a.value, cst.SimpleString)
+        ]
         target = next((n.rsplit(".", 1)[-1] for n in names if isinstance(n, str)), None)
         if target is None or target not in self.facts.returning:
             return
@@ -234,7 +223,9 @@ class WarningProducer(WarningRewriter):
         if isinstance(expr, cst.Name):
             function = self.analysis.enclosing_function(expr)
             facts = self.analysis.function(function) if function is not None else None
-            value = self.analysis.single_assignment(expr.value, facts) if facts is not None else None
+            value = (
+                self.analysis.single_assignment(expr.value, facts) if facts is not None else None
+            )
             return value is not None and self._is_known_warning(value)
         return False
 
@@ -278,11 +269,17 @@ class WarningProducer(WarningRewriter):
         index = self.analysis.index
         for assign in index.within(cst.Assign, function):
             targets = [t.target for t in assign.targets]
-            if any(self.analysis.is_warning_list(t) for t in targets) and _mentions(assign.value, name):
+            if any(self.analysis.is_warning_list(t) for t in targets) and _mentions(
+                assign.value, name
+            ):
                 return True
         for annotated in index.within(cst.AnnAssign, function):
             value = annotated.value
-            if value is not None and self.analysis.is_warning_list(annotated.target) and _mentions(value, name):
+            if (
+                value is not None
+                and self.analysis.is_warning_list(annotated.target)
+                and _mentions(value, name)
+            ):
                 return True
         return False
 
@@ -313,131 +310,6 @@ class WarningProducer(WarningRewriter):
 
     def _is_marked(self, expr: cst.BaseExpression) -> bool:
         return is_stringish(expr) and self._strip(expr) is not None
-
-class SentinelWarningProducer(WarningProducer):
-    code = "UNS101"
-    name = "sentinel-warning-producer"
-    summary = "Sentinel-prefixed warning string -> Warning(...)"
-    sentinel_only = True
-
-    VALID = (
-        Example(
-            """
-            def f(warnings):
-                warnings.append(Warning(severity="blocking", message="x", field_path=None, code=warning_codes.X))
-            """,
-            id="already migrated",
-        ),
-        Example('log.info("BLOCK: not a warning list")', id="not flowing into a warnings list"),
-    )
-    INVALID = (
-        Example(
-            """
-            def complete(mo, warnings):
-                if mo["status"] == "DONE":
-                    warnings.append(f"{BLOCK_WARNING_PREFIX} MO {mo['order_no']} is already completed.")
-            """,
-            """
-            import warning_codes
-            from warning_model import Warning
-
-            def complete(mo, warnings):
-                if mo["status"] == "DONE":
-                    warnings.append(Warning(
-                        severity="blocking",
-                        message=f"MO {mo['order_no']} is already completed.",
-                        field_path=None,
-                        code=warning_codes.ALREADY_COMPLETED,
-                    ))
-            """,
-            id="state-driven f-string with the prefix constant",
-        ),
-        Example(
-            """
-            def check(serial_numbers, actual_quantity):
-                warnings = []
-                if len(serial_numbers) != actual_quantity:
-                    warnings.append(
-                        BLOCK_WARNING_PREFIX
-                        + f" serial_numbers count ({len(serial_numbers)}) "
-                        + f"must equal actual_quantity ({actual_quantity})."
-                    )
-                return warnings
-            """,
-            """
-            import warning_codes
-            from warning_model import Warning
-
-            def check(serial_numbers, actual_quantity):
-                warnings = []
-                if len(serial_numbers) != actual_quantity:
-                    warnings.append(
-                        Warning(
-                            severity="blocking",
-                            message=f"serial_numbers count ({len(serial_numbers)}) "
-                                    + f"must equal actual_quantity ({actual_quantity}).",
-                            field_path="serial_numbers",
-                            code=warning_codes.SERIAL_NUMBERS_COUNT_EQUAL_ACTUAL_QUANTITY,
-                        )
-                    )
-                return warnings
-            """,
-            id="concatenation; the subject of the message is the field",
-        ),
-        Example(
-            """
-            def receive(request, warnings):
-                for i, row in enumerate(request.rows):
-                    if row.sales_order_row_id not in known:
-                        warnings.append(f"BLOCK: unknown sales_order_row_id={row.sales_order_row_id}")
-            """,
-            """
-            import warning_codes
-            from warning_model import Warning
-
-            def receive(request, warnings):
-                for i, row in enumerate(request.rows):
-                    if row.sales_order_row_id not in known:
-                        warnings.append(Warning(
-                            severity="blocking",
-                            message=f"unknown sales_order_row_id={row.sales_order_row_id}",
-                            field_path=f"rows[{i}].sales_order_row_id",
-                            code=warning_codes.UNKNOWN_SALES_ORDER_ROW_ID,
-                        ))
-            """,
-            id="literal prefix in a loop: the field path carries the index",
-        ),
-    )
-
-
-class PlainWarningProducer(WarningProducer):
-    code = "UNS102"
-    name = "plain-warning-producer"
-    summary = "Plain warning string in a warnings list -> Warning(...)"
-    sentinel_only = False
-
-    VALID = (Example('next_actions.append("call again")', id="not a warnings list"),)
-    INVALID = (
-        Example(
-            """
-            warnings = []
-            warnings.append("Preview only - nothing was saved")
-            """,
-            """
-            import warning_codes
-            from warning_model import Warning
-
-            warnings = []
-            warnings.append(Warning(
-                severity="info",
-                message="Preview only - nothing was saved",
-                field_path=None,
-                code=warning_codes.NOTHING_SAVED,
-            ))
-            """,
-            id="info keyword",
-        ),
-    )
 
 
 # -- small helpers --------------------------------------------------------------------
