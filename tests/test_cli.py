@@ -161,7 +161,7 @@ def test_paths_are_printed_verbatim(cli: CliRunner, project: Path, write_tree) -
     """No rich markup or emoji codes in file names: ``:cat:`` must not become a cat."""
     write_tree({":cat: [bold]x[/bold].py": 'print "BLOCK: old"\n'})
     result = invoke(cli, "check", ".")
-    assert "error: :cat: [bold]x[/bold].py: syntax error at 1:" in result.stderr
+    assert ":cat: [bold]x[/bold].py:1:1: syntax error: " in result.stderr
 
 
 # -- select / ignore ----------------------------------------------------------------------
@@ -303,7 +303,7 @@ def test_apply_writes_then_second_run_is_clean(
     cli: CliRunner, project: Path, rewriting_rule
 ) -> None:
     first = invoke(cli, "apply", ".")
-    assert first.exit_code == 1
+    assert first.exit_code == 0  # everything it set out to write was written
     assert first.stdout == ""
     assert "1 file(s) changed" in first.stderr
     assert "TST900" in first.stderr

@@ -1,21 +1,26 @@
-"""The command line: parses options, calls :func:`unsentinel.core.runner.run`, renders the result.
+"""The command line: parses options, calls :func:`unsentinel.registry.run`, renders the result.
 
-Exit codes follow ruff: 0 nothing to do, 1 findings or changes, 2 usage / config /
-internal error, or files that could not be processed.
+Exit codes follow ruff: 2 on a usage, configuration or internal error, or a file that
+could not be processed; otherwise ``check`` exits 1 on findings, ``diff`` 1 when there is
+something to change, ``apply`` 0 once everything is written (1 with
+``--exit-non-zero-on-fix``), ``plan`` 0.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
+import difflib
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
+from rich.console import Console
 
+from unsentinel import registry
 from unsentinel.core.config import Config, ConfigError, load_config
 from unsentinel.core.discovery import read_files_from
 from unsentinel.core.lock import LockError
@@ -23,15 +28,20 @@ from unsentinel.core.model import Mode
 from unsentinel.core.runner import Progress, RunResult
 from unsentinel.core.writer import outside_root
 from unsentinel.output import console as consoles
-from unsentinel.output.diff import render_diffs
+from unsentinel.output import formats
+from unsentinel.output.console import ColorChoice
+from unsentinel.output.diff import render_diffs, render_stat
+from unsentinel.output.findings import RuleInfo, collect
+from unsentinel.output.formats import OutputFormat
+from unsentinel.output.rule_doc import documentation
 from unsentinel.output.summary import (
     print_change_summary,
     print_check_summary,
     print_errors,
     print_review_table,
+    print_rule_statistics,
     print_statistics,
 )
-from unsentinel.output.text import finding_lines
 from unsentinel.registry import run
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -40,7 +50,7 @@ PROGRESS_MIN_FILES = 200  # shorter runs finish before a bar is worth drawing
 
 
 def common_options(func: F) -> F:
-    """Options every command shares: what to look at and how."""
+    """Options every command shares: what to look at and how to report it."""
     options = [
         click.argument(
             "paths", nargs=-1, type=click.Path(path_type=Path, exists=False), required=False
@@ -74,7 +84,9 @@ def common_options(func: F) -> F:
             default=None,
             help="Process files marked @generated (skipped by default).",
         ),
-        click.option("--select", multiple=True, metavar="CODE", help="Run only these rules."),
+        click.option(
+            "--select", multiple=True, metavar="CODE", help="Run only these rules (or prefixes)."
+        ),
         click.option("--ignore", multiple=True, metavar="CODE", help="Don't run these rules."),
         click.option(
             "-j",
@@ -85,7 +97,21 @@ def common_options(func: F) -> F:
         click.option(
             "--statistics",
             is_flag=True,
-            help="Report files seen / prefiltered out / parsed / changed / failed.",
+            help="Also report findings per rule and files seen / prefiltered out / parsed / "
+            "changed / failed.",
+        ),
+        click.option(
+            "-q",
+            "--quiet",
+            is_flag=True,
+            help="Print data and errors only: no summary, no progress bar.",
+        ),
+        click.option(
+            "--color",
+            type=click.Choice([c.value for c in ColorChoice]),
+            default=ColorChoice.AUTO.value,
+            show_default=True,
+            help="Colour the output; 'auto' honours NO_COLOR and FORCE_COLOR, then the terminal.",
         ),
     ]
     for option in reversed(options):
@@ -103,37 +129,61 @@ def main() -> None:
     unsentinel diff src/      # show what apply would change; writes nothing
     unsentinel plan src/      # every site with its inferred severity/field_path/code
     unsentinel apply src/     # rewrite the files in place
+    unsentinel rule UNS101    # what a rule does, and why
     """
 
 
 @main.command()
 @common_options
+@click.option(
+    "--output-format",
+    type=click.Choice([f.value for f in OutputFormat], case_sensitive=False),
+    default=OutputFormat.TEXT.value,
+    show_default=True,
+    envvar="UNSENTINEL_OUTPUT_FORMAT",
+    show_envvar=True,
+    help="How to print findings: one line each (text, concise), with the source line (full), "
+    "or for a tool (json, github annotations, sarif, junit, gitlab Code Quality).",
+)
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 def check(**options: Any) -> None:
     """Report every sentinel string, sentinel constant and other migratable site.
 
-    Prints one `path:line:col: CODE message` line per finding on stdout and a summary on
-    stderr. Exits 1 when anything is found, so it can guard CI or a pre-commit hook.
+    Prints one `path:line:col: CODE message` line per finding on stdout (or the
+    --output-format) and a summary on stderr. Exits 1 when anything is found, so it can
+    guard CI or a pre-commit hook; 2 on errors.
 
     \b
     Example:
       unsentinel check src/ tests/
+      unsentinel check src/ --output-format github
     """
-    _run_command(Mode.CHECK, options, _render_check)
+    fmt = OutputFormat(options.pop("output_format").lower())
+    exit_zero = options.pop("exit_zero")
+    ran = _run_command(Mode.CHECK, options)
+    _render_check(ran, fmt)
+    _exit(ran, verdict=bool(ran.result.findings) and not exit_zero)
 
 
 @main.command()
 @common_options
+@click.option("--stat", is_flag=True, help="Print lines added and removed per file, not the diff.")
 def diff(**options: Any) -> None:
     """Print the unified diff that `apply` would make, and write nothing.
 
     The diff is coloured on a terminal and plain (usable with `git apply`) otherwise.
-    Low-confidence inferred values are listed in a review table on stderr.
+    Low-confidence inferred values are listed in a review table on stderr. Exits 1 when
+    there is something to change, 0 when there is not.
 
     \b
     Example:
       unsentinel diff src/ > migration.patch
+      unsentinel diff src/ --stat
     """
-    _run_command(Mode.DIFF, options, _render_diff)
+    stat = options.pop("stat")
+    ran = _run_command(Mode.DIFF, options)
+    _render_diff(ran, stat=stat)
+    _exit(ran, verdict=bool(ran.result.changed))
 
 
 @main.command()
@@ -149,17 +199,26 @@ def diff(**options: Any) -> None:
     type=click.Path(path_type=Path, dir_okay=False),
     help="Also write a pytest module here that pins the new warning wire shape.",
 )
+@click.option(
+    "--exit-non-zero-on-fix",
+    is_flag=True,
+    help="Exit 1 when files were rewritten (as a pre-commit hook wants).",
+)
 def apply(**options: Any) -> None:
     """Rewrite the files in place (atomically), then summarise what changed.
 
     Refuses to touch a file with uncommitted git changes unless --allow-dirty is given, so
-    the migration is always one reviewable diff away from the committed state.
+    the migration is always one reviewable diff away from the committed state. Exits 0
+    once everything is written, 2 when something could not be.
 
     \b
     Example:
       unsentinel apply src/ tests/
     """
-    _run_command(Mode.APPLY, options, _render_apply)
+    exit_non_zero_on_fix = options.pop("exit_non_zero_on_fix")
+    ran = _run_command(Mode.APPLY, options)
+    _render_apply(ran)
+    _exit(ran, verdict=exit_non_zero_on_fix and bool(ran.result.written))
 
 
 @main.command()
@@ -187,25 +246,65 @@ def plan(**options: Any) -> None:
     """
     output_format = options.pop("output_format")
     output = options.pop("output")
-    _run_command(
-        Mode.PLAN,
-        options,
-        functools.partial(_render_plan, fmt=output_format, output=output),
-        outputs=(output,) if output is not None else (),
-    )
+    ran = _run_command(Mode.PLAN, options, outputs=(output,) if output is not None else ())
+    _render_plan(ran, fmt=output_format, output=output)
+    _exit(ran, verdict=False)
+
+
+@main.command()
+@click.argument("code", required=False)
+@click.option("--all", "show_all", is_flag=True, help="Print every rule's documentation.")
+def rule(code: str | None, show_all: bool) -> None:
+    """Print a rule's documentation: what it does, why, an example and its fix.
+
+    \b
+    Example:
+      unsentinel rule UNS101
+      unsentinel rule --all
+    """
+    rules = registry.ALL_RULES
+    if show_all == (code is not None):
+        raise click.UsageError("give one rule CODE, or --all")
+    if code is None:
+        click.echo("\n".join(documentation(r) for r in rules), nl=False)
+        return
+    codes = [r.code for r in rules]
+    chosen = [r for r in rules if r.code == code.upper()]
+    if not chosen:
+        _fail(f"unknown rule {code!r}{_did_you_mean(code, codes)}")
+    click.echo(documentation(chosen[0]), nl=False)
 
 
 # -- plumbing -----------------------------------------------------------------------------
 
 
-def _run_command(
-    mode: Mode,
-    options: dict[str, Any],
-    render: Callable[[RunResult], None],
-    *,
-    outputs: tuple[Path, ...] = (),
-) -> None:
-    show_statistics = options.pop("statistics")
+@dataclass(frozen=True)
+class Display:
+    """How a command talks: the options every command shares about output."""
+
+    color: ColorChoice = ColorChoice.AUTO
+    quiet: bool = False
+    statistics: bool = False
+
+    def stderr(self) -> Console:
+        return consoles.make_console(stderr=True, color=consoles.use_color(self.color, stderr=True))
+
+    def stdout_color(self) -> bool:
+        return consoles.use_color(self.color)
+
+
+@dataclass(frozen=True)
+class Ran:
+    result: RunResult
+    config: Config
+    display: Display
+
+
+def _run_command(mode: Mode, options: dict[str, Any], *, outputs: tuple[Path, ...] = ()) -> Ran:
+    """Run ``mode`` and report the errors; the command renders the rest."""
+    display = Display(
+        ColorChoice(options.pop("color")), options.pop("quiet"), options.pop("statistics")
+    )
     allow_dirty = options.pop("allow_dirty", False)
     regression_test: Path | None = options.pop("regression_test", None)
     if regression_test is not None:
@@ -213,15 +312,12 @@ def _run_command(
     paths, config, files_from, jobs = _prepare(options)
     for output in outputs:
         if outside_root(output, config.root):
-            click.echo(
-                f"error: {output} is outside the project root {config.root}; unsentinel only "
-                "writes inside the project (print to stdout and redirect instead)",
-                err=True,
+            _fail(
+                f"{output} is outside the project root {config.root}; unsentinel only "
+                "writes inside the project (print to stdout and redirect instead)"
             )
-            sys.exit(2)
-    stderr = consoles.make_console(stderr=True)
     try:
-        with _progress_bar() as progress:
+        with _progress_bar(display) as progress:
             result = run(
                 paths,
                 config,
@@ -233,13 +329,24 @@ def _run_command(
                 regression_test=regression_test,
             )
     except LockError as exc:
-        click.echo(f"error: {exc}", err=True)
+        _fail(str(exc))
+    print_errors(display.stderr(), result)
+    return Ran(result, config, display)
+
+
+def _exit(ran: Ran, *, verdict: bool) -> NoReturn:
+    """2 on any error; else 1 when the command's verdict is "something to do", else 0."""
+    if ran.display.statistics:
+        print_statistics(ran.display.stderr(), ran.result)
+    result = ran.result
+    if result.failed or result.refused_dirty or result.held_back:
         sys.exit(2)
-    render(result)
-    print_errors(stderr, result)
-    if show_statistics:
-        print_statistics(stderr, result)
-    sys.exit(result.exit_code)
+    sys.exit(1 if verdict else 0)
+
+
+def _fail(message: str) -> NoReturn:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
 
 
 def _prepare(options: dict[str, Any]) -> tuple[tuple[Path, ...], Config, list[str], int | None]:
@@ -262,19 +369,40 @@ def _prepare(options: dict[str, Any]) -> tuple[tuple[Path, ...], Config, list[st
     try:
         config = load_config(anchor, options.pop("config_file"), **overrides)
     except ConfigError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
+        _fail(str(exc))
+    for key in ("select", "ignore"):
+        where = f"--{key}" if overrides[key] else f"'{key}' in {config.source}"
+        _check_selectors(getattr(config, key), where)
     return paths, config, files_from, options.pop("jobs")
 
 
+def _check_selectors(selectors: tuple[str, ...], where: str) -> None:
+    """A selector must select something: a code or a code prefix (``UNS``, ``UNS1``)."""
+    codes = sorted(rule.code for rule in registry.ALL_RULES)
+    for selector in selectors:
+        if not any(code.startswith(selector) for code in codes):
+            _fail(f"unknown rule selector {selector!r} in {where}{_did_you_mean(selector, codes)}")
+
+
+def _did_you_mean(word: str, candidates: list[str]) -> str:
+    close = difflib.get_close_matches(word.upper(), candidates, n=1, cutoff=0.5)
+    if close:
+        return f" (did you mean {close[0]!r}?)"
+    return " (`unsentinel rule --all` lists the rules)"
+
+
+def _rule_info(config: Config) -> dict[str, RuleInfo]:
+    return {r.code: RuleInfo(r.code, r.name, r.summary) for r in registry.enabled_rules(config)}
+
+
 @contextlib.contextmanager
-def _progress_bar() -> Iterator[Progress | None]:
-    if not consoles.is_tty(stderr=True):
+def _progress_bar(display: Display) -> Iterator[Progress | None]:
+    if display.quiet or not consoles.is_tty(stderr=True):
         yield None
         return
     from rich.progress import Progress as RichProgress
 
-    with RichProgress(console=consoles.make_console(stderr=True), transient=True) as bar:
+    with RichProgress(console=display.stderr(), transient=True) as bar:
 
         def start(phase: str, total: int) -> Callable[[], None]:
             if total < PROGRESS_MIN_FILES:
@@ -285,35 +413,57 @@ def _progress_bar() -> Iterator[Progress | None]:
         yield start
 
 
-def _render_check(result: RunResult) -> None:
-    for line in finding_lines(result.results):
-        click.echo(line)
-    print_check_summary(consoles.make_console(stderr=True), result)
+_COLORED = (OutputFormat.TEXT, OutputFormat.CONCISE, OutputFormat.FULL)
 
 
-def _render_diff(result: RunResult) -> None:
-    text = render_diffs(result.all_results, color=consoles.is_tty())
+def _render_check(ran: Ran, fmt: OutputFormat) -> None:
+    result = ran.result
+    found = collect(result.results)
+    text = formats.render(
+        fmt,
+        found,
+        rules=_rule_info(ran.config),
+        checked=[r.path for r in result.results],
+        version=version("unsentinel"),
+        color=fmt in _COLORED and ran.display.stdout_color(),
+    )
     if text:
-        click.echo(text, nl=False)
-    stderr = consoles.make_console(stderr=True)
-    print_change_summary(stderr, result, applied=False)
-    print_review_table(stderr, result)
+        click.echo(text, nl=False, color=True)
+    stderr = ran.display.stderr()
+    if ran.display.statistics:
+        print_rule_statistics(stderr, found, _rule_info(ran.config))
+    if not ran.display.quiet:
+        print_check_summary(stderr, result)
 
 
-def _render_apply(result: RunResult) -> None:
-    stderr = consoles.make_console(stderr=True)
-    if result.refused_dirty:
+def _render_diff(ran: Ran, *, stat: bool) -> None:
+    color = ran.display.stdout_color()
+    results = ran.result.all_results
+    text = render_stat(results, color=color) if stat else render_diffs(results, color=color)
+    if text:
+        click.echo(text, nl=False, color=True)
+    if not ran.display.quiet:
+        stderr = ran.display.stderr()
+        print_change_summary(stderr, ran.result, applied=False)
+        print_review_table(stderr, ran.result)
+
+
+def _render_apply(ran: Ran) -> None:
+    result = ran.result
+    if ran.display.quiet or result.refused_dirty or result.held_back:
         return
+    stderr = ran.display.stderr()
     print_change_summary(stderr, result, applied=True)
     print_review_table(stderr, result)
 
 
-def _render_plan(result: RunResult, *, fmt: str, output: Path | None) -> None:
+def _render_plan(ran: Ran, *, fmt: str, output: Path | None) -> None:
     from unsentinel.output.plan import render_plan
 
-    text = render_plan(result, fmt)
+    text = render_plan(ran.result, fmt)
     if output is None:
         click.echo(text, nl=False)
     else:
         output.write_text(text, encoding="utf-8")
-        click.echo(f"plan written to {output}", err=True)
+        if not ran.display.quiet:
+            click.echo(f"plan written to {output}", err=True)

@@ -1,18 +1,54 @@
-"""The one place that builds rich consoles. Tests inject their own."""
+"""The one place that decides about colour and builds rich consoles. Tests inject their own.
+
+Colour follows ``--color``: ``always`` and ``never`` are obeyed; ``auto`` (the default)
+honours ``NO_COLOR`` (https://no-color.org), then ``FORCE_COLOR``, then whether the stream is
+a terminal.
+"""
 
 from __future__ import annotations
 
+import enum
+import os
 import sys
+from typing import TextIO
 
 from rich.console import Console
 
 
-def make_console(*, stderr: bool = True) -> Console:
-    stream = sys.stderr if stderr else sys.stdout
+class ColorChoice(str, enum.Enum):
+    AUTO = "auto"
+    ALWAYS = "always"
+    NEVER = "never"
+
+
+def use_color(choice: ColorChoice = ColorChoice.AUTO, *, stderr: bool = False) -> bool:
+    if choice is ColorChoice.ALWAYS:
+        return True
+    if choice is ColorChoice.NEVER or os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return is_tty(stderr=stderr)
+
+
+def make_console(*, stderr: bool = True, color: bool | None = None) -> Console:
+    """A console on stderr (or stdout); ``color`` None decides as ``--color auto`` does."""
+    stream: TextIO = sys.stderr if stderr else sys.stdout
+    if color is None:
+        color = use_color(stderr=stderr)
+    tty = is_tty(stderr=stderr)
     # Off a terminal (CI logs, files) rich would assume 80 columns and squeeze tables.
-    width = None if is_tty(stderr=stderr) else 120
-    # No emoji codes: a file named ":cat:.py" must be printed as it is named.
-    return Console(file=stream, highlight=False, soft_wrap=True, emoji=False, width=width)
+    width = None if tty else 120
+    return Console(
+        file=stream,
+        highlight=False,
+        soft_wrap=True,
+        emoji=False,  # a file named ":cat:.py" must be printed as it is named
+        width=width,
+        no_color=not color,
+        color_system=("auto" if tty else "standard") if color else None,
+        force_terminal=True if color and not tty else None,
+    )
 
 
 def is_tty(*, stderr: bool = False) -> bool:

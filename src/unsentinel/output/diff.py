@@ -60,3 +60,46 @@ def _color_line(line: str) -> str:
     if line.startswith("-"):
         return click.style(body, fg="red") + newline
     return line
+
+
+def render_stat(results: Iterable[FileResult], *, color: bool = False) -> str:
+    """``diff --stat``: lines added and removed per file, as ``git diff --stat`` shows them."""
+    rows = [(r.path, *_counts(unified_diff(r))) for r in results if r.changed]
+    if not rows:
+        return ""
+    name_width = max(len(path) for path, _, _ in rows)
+    total_width = max(len(str(added + removed)) for _, added, removed in rows)
+    most = max(added + removed for _, added, removed in rows)
+    scale = min(1.0, STAT_BAR / most) if most else 1.0
+    lines = []
+    for path, added, removed in rows:
+        plus, minus = "+" * _bar(added, scale), "-" * _bar(removed, scale)
+        if color:
+            plus, minus = click.style(plus, fg="green"), click.style(minus, fg="red")
+        count = str(added + removed).rjust(total_width)
+        lines.append(f" {path.ljust(name_width)} | {count} {plus}{minus}\n")
+    insertions = sum(added for _, added, _ in rows)
+    deletions = sum(removed for _, _, removed in rows)
+    lines.append(
+        f" {_plural(len(rows), 'file')} changed, {_plural(insertions, 'insertion')}(+), "
+        f"{_plural(deletions, 'deletion')}(-)\n"
+    )
+    return "".join(lines)
+
+
+STAT_BAR = 50  # the widest +/- bar, as git draws it on an 80-column terminal
+
+
+def _counts(diff: str) -> tuple[int, int]:
+    body = _lines(diff)[2:]  # after the ---/+++ header of the one file
+    added = sum(1 for line in body if line.startswith("+"))
+    removed = sum(1 for line in body if line.startswith("-"))
+    return added, removed
+
+
+def _bar(count: int, scale: float) -> int:
+    return max(1, round(count * scale)) if count else 0
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"

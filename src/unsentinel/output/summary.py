@@ -2,18 +2,39 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from collections.abc import Mapping, Sequence
 
 from rich.console import Console
 from rich.table import Table
 
 from unsentinel.core.model import Action, Status
 from unsentinel.core.runner import RunResult
+from unsentinel.output.findings import Finding, RuleInfo
+
+_SYNTAX_ERROR = re.compile(r"syntax error at (?P<line>\d+):(?P<column>\d+): (?P<what>.*)", re.S)
+
+
+def error_line(path: str, reason: str) -> str:
+    """``error: path: reason``; a syntax error reads like a finding: ``path:line:col: ...``."""
+    syntax = _SYNTAX_ERROR.fullmatch(reason)
+    if syntax is None:
+        return f"error: {path}: {reason}"
+    what = syntax["what"].splitlines()[0] if syntax["what"] else "invalid syntax"
+    return f"{path}:{syntax['line']}:{syntax['column']}: syntax error: {what}"
 
 
 def print_errors(console: Console, run: RunResult) -> None:
     for path, reason in run.failed:
-        console.print(f"error: {path}: {reason}", markup=False)
+        console.print(error_line(path, reason), markup=False)
+    if run.held_back:
+        console.print(
+            f"error: nothing written: {len(run.failed)} file(s) failed, so the "
+            f"{len(run.held_back)} file(s) that would change were held back "
+            "(a migration is applied whole or not at all)",
+            markup=False,
+        )
     if run.refused_dirty:
         console.print(
             "error: refusing to modify files with uncommitted changes "
@@ -45,12 +66,38 @@ def print_statistics(console: Console, run: RunResult) -> None:
     console.print(table)
 
 
+def print_rule_statistics(
+    console: Console, findings: Sequence[Finding], rules: Mapping[str, RuleInfo]
+) -> None:
+    """Findings per rule, most frequent first (ruff's ``--statistics``)."""
+    counts = Counter(f.code for f in findings)
+    table = Table(title="Findings per rule", show_header=False, box=None)
+    for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        name = rules[code].name if code in rules else ""
+        table.add_row(str(count), code, name)
+    if counts:
+        console.print(table)
+
+
+def print_nothing_found(console: Console, run: RunResult) -> bool:
+    """Say so when a run looked at no file at all; True when it did."""
+    if run.results:
+        return False
+    if not run.failed:
+        console.print("warning: no Python files found in the given path(s)", markup=False)
+    return True
+
+
 def print_check_summary(console: Console, run: RunResult) -> None:
+    if print_nothing_found(console, run):
+        return
     findings = run.findings
     files = sum(1 for r in run.results if any(s.action.is_finding for s in r.sites))
     checked = len(run.results)
     if findings:
         console.print(f"Found {findings} finding(s) in {files} file(s) ({checked} checked).")
+    elif run.failed:  # not "all clear": some files were never looked at
+        console.print(f"No findings, but {len(run.failed)} error(s) above.")
     else:
         console.print(f"All clear: no findings in {checked} file(s).")
 
@@ -71,7 +118,7 @@ def print_change_summary(console: Console, run: RunResult, *, applied: bool) -> 
         table.add_row(rule, str(count))
     if per_rule:
         console.print(table)
-    else:
+    elif not print_nothing_found(console, run):
         console.print(f"No changes: {len(run.results)} file(s) looked at.")
     notes = [(r.path, s) for r in run.results for s in r.sites if s.action is Action.NOTE]
     if notes:

@@ -1,20 +1,27 @@
-"""``check`` output: one ``path:line:col: CODE message`` line per finding, sorted."""
+"""``check`` output, ``text`` and ``concise``: one ``path:line:col: CODE message`` per finding."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
-from unsentinel.core.model import FileResult, Site
+import click
+
+from unsentinel.core.model import FileResult
+from unsentinel.output.findings import Finding, collect
 
 
 def finding_lines(results: Iterable[FileResult]) -> list[str]:
-    rows: list[tuple[str, int, int, str, str]] = []
-    for result in results:
-        for site in result.sites:
-            if site.action.is_finding:
-                rows.append(_row(result.path, site))
-    return [f"{path}:{line}:{col}: {code} {msg}" for path, line, col, code, msg in sorted(rows)]
+    return [line(finding) for finding in collect(results)]
 
 
-def _row(path: str, site: Site) -> tuple[str, int, int, str, str]:
-    return (path, site.position.line, site.position.column, site.rule, site.message)
+def line(finding: Finding, *, color: bool = False) -> str:
+    where = f"{finding.path}:{finding.line}:{finding.column}:"
+    code = finding.code
+    if color:
+        where = click.style(where, bold=True)
+        code = click.style(code, fg="red", bold=True)
+    return f"{where} {code} {finding.message}"
+
+
+def render(findings: Sequence[Finding], *, color: bool = False) -> str:
+    return "".join(line(finding, color=color) + "\n" for finding in findings)
