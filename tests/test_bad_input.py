@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import unsentinel.core.discovery
 import unsentinel.core.engine
 import unsentinel.core.runner
 from unsentinel.cli import main
+from unsentinel.core.rule import Rule
 
 pytestmark = pytest.mark.usefixtures("detector_rules")
 
@@ -98,17 +100,20 @@ def test_check_reports_one_line_and_goes_on(
 
 
 @pytest.mark.parametrize(("name", "make", "reason"), CASES)
-def test_apply_writes_the_good_file_and_leaves_the_bad_one(
-    cli: CliRunner, project: Path, rewriting_rule, name: str, make: BadMaker, reason: str
+def test_apply_writes_nothing_when_one_file_is_bad(
+    cli: CliRunner, project: Path, rewriting_rule: type[Rule], name: str, make: BadMaker, reason: str
 ) -> None:
+    """All or nothing: the bad file is reported and the good one is held back, unwritten."""
     make(project / name)
+    good_before = (project / "good.py").read_text()
     before = _snapshot(project)
     result = cli.invoke(main, ["apply", "."])
     assert result.exit_code == 2
-    [line] = _error_lines(result.stderr)
-    assert line.startswith(f"error: {name}: ")
-    assert (project / "good.py").read_text() == GOOD.replace("BLOCK:", "OK:")
-    assert _snapshot(project) == before  # bad file untouched, no temp file left
+    *failures, held_back = result.stderr.strip().splitlines()
+    assert len(failures) == 1 and name in failures[0]  # the bad file, in the error's format
+    assert held_back.startswith("error: nothing written: 1 file(s) failed")
+    assert (project / "good.py").read_text() == good_before
+    assert _snapshot(project) == before  # nothing touched, no temp file left
 
 
 @pytest.mark.parametrize(("name", "make", "reason"), CASES)
@@ -159,7 +164,7 @@ def test_read_permission_error(
 
 def _after_discovery(monkeypatch: pytest.MonkeyPatch, action: Callable[[], None]) -> None:
     """Run ``action`` between discovery and processing: the file system changes mid-run."""
-    real_discover = unsentinel.core.runner.discover
+    real_discover = unsentinel.core.discovery.discover  # what the runner imported
 
     def discover(*args: object, **kwargs: object) -> object:
         discovery = real_discover(*args, **kwargs)  # type: ignore[arg-type]
@@ -171,7 +176,7 @@ def _after_discovery(monkeypatch: pytest.MonkeyPatch, action: Callable[[], None]
 
 @pytest.mark.parametrize("command", ["check", "apply"])
 def test_file_vanishes_mid_run(
-    cli: CliRunner, project: Path, monkeypatch: pytest.MonkeyPatch, rewriting_rule, command: str
+    cli: CliRunner, project: Path, monkeypatch: pytest.MonkeyPatch, rewriting_rule: type[Rule], command: str
 ) -> None:
     (project / "gone.py").write_text(GOOD)
     _after_discovery(monkeypatch, (project / "gone.py").unlink)
@@ -198,7 +203,7 @@ def test_file_replaced_by_a_directory_mid_run(
 
 
 def test_file_vanishes_between_processing_and_writing(
-    cli: CliRunner, project: Path, monkeypatch: pytest.MonkeyPatch, rewriting_rule
+    cli: CliRunner, project: Path, monkeypatch: pytest.MonkeyPatch, rewriting_rule: type[Rule]
 ) -> None:
     """apply must not resurrect a file somebody deleted while the run was computing it."""
     (project / "gone.py").write_text(GOOD)

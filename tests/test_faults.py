@@ -30,6 +30,7 @@ from click.testing import CliRunner
 import unsentinel.core.writer
 from unsentinel.cli import main
 from unsentinel.core.config import load_config
+from unsentinel.core.journal import JOURNAL_DIR, journal_path
 from unsentinel.core.lock import LOCK_NAME, project_lock
 from unsentinel.core.model import Mode
 from unsentinel.core.runner import RunResult, write_changes
@@ -88,7 +89,8 @@ def _snapshot(root: Path) -> Snapshot:
     return {
         p.relative_to(root).as_posix(): p.read_bytes()
         for p in sorted(root.rglob("*"))
-        if p.is_file() and "__pycache__" not in p.parts
+        # The apply journal is unsentinel's own state (git-ignored), not project content.
+        if p.is_file() and "__pycache__" not in p.parts and JOURNAL_DIR not in p.parts
     }
 
 
@@ -109,7 +111,11 @@ class Reference:
         run([clean], replace(self.config, root=clean), Mode.APPLY, jobs=1)
         os.chdir(root.parent)
         self.after = _snapshot(clean)
-        self.changed = sorted(n for n in self.after if self.after[n] != self.before.get(n))
+        self.changed = sorted(  # project files: the apply journal is unsentinel's own state
+            n
+            for n in self.after
+            if self.after[n] != self.before.get(n) and not n.startswith(f"{JOURNAL_DIR}/")
+        )
         assert len(self.changed) >= 6, self.changed  # enough files to fail in between
 
     def copy(self, target: Path) -> Path:
@@ -199,18 +205,21 @@ def _inject(
 
 @pytest.mark.parametrize("fault", list(FAULTS), ids=list(FAULTS))
 @pytest.mark.parametrize("nth", [1, 2, 4, 6], ids=lambda n: f"on write {n}")
-def test_a_failing_write_leaves_that_file_original(
+def test_a_failing_write_rolls_the_whole_apply_back(
     reference: Reference, copy: Path, monkeypatch: pytest.MonkeyPatch, fault: str, nth: int
 ) -> None:
+    """All or nothing: whichever write fails, every file ends as it was, nothing is "written"."""
     where, code = FAULTS[fault]
-    _inject(monkeypatch, where, code, lambda call: call == nth)
+    calls = _inject(monkeypatch, where, code, lambda call: call == nth)
     result = write_changes(reference.result, replace(reference.config, root=copy), allow_dirty=True)
     states = reference.assert_whole(copy)
-    [(failed, reason)] = result.write_errors
-    assert reason == f"cannot write: {os.strerror(code)}; file unchanged"
-    assert states[Path(failed).relative_to("project").as_posix()] == "original"
-    assert len(result.written) == len(reference.changed) - 1
-    assert sum(state == "new" for state in states.values()) == len(result.written)
+    assert calls[0] >= nth, "the fault was never injected"
+    [(_failed, reason)] = result.write_errors
+    assert reason.endswith(f"{os.strerror(code)}; nothing written")
+    assert result.written == ()
+    assert set(states.values()) == {"original"}
+    assert len(result.held_back) >= len(reference.changed) - 1
+    assert not journal_path(copy).exists()
 
 
 @pytest.mark.parametrize("fault", list(FAULTS), ids=list(FAULTS))
@@ -221,7 +230,7 @@ def test_disk_full_for_every_write(
     _inject(monkeypatch, where, code, lambda call: True)
     result = write_changes(reference.result, replace(reference.config, root=copy), allow_dirty=True)
     assert result.written == ()
-    assert len(result.write_errors) == len(reference.changed)
+    assert len(result.write_errors) == 1  # the first failure stops the run; nothing is written
     assert set(reference.assert_whole(copy).values()) == {"original"}
 
 
@@ -231,59 +240,107 @@ def test_disk_full_through_the_cli(copy: Path, monkeypatch: pytest.MonkeyPatch) 
     result = CliRunner().invoke(main, ["apply", "."])
     assert result.exit_code == 2
     errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
-    assert len(errors) == 1
-    assert errors[0].endswith(": cannot write: No space left on device; file unchanged")
+    # The first fsync is the journal's, recorded before any file is touched.
+    assert len(errors) == 2
+    assert errors[0].endswith(
+        ": cannot record the journal of this apply: No space left on device; nothing written"
+    )
+    assert errors[1].startswith("error: nothing written: 1 file(s) failed")
 
 
 # -- the process is killed --------------------------------------------------------------------
 
+# Exit 1 when files were written (0: nothing to do, 2: refused or failed).
+APPLY = ("apply", "--exit-non-zero-on-fix", "--jobs", "1")
+
 KILL_ON_REPLACE = """
-import os, signal, sys
-from pathlib import Path
+import os, sys
 import unsentinel.core.writer
 from unsentinel.cli import main
+from unsentinel.core.journal import JOURNAL_DIR
 
 nth, calls, real = int(sys.argv[1]), [0], os.replace
 def replace(src, dst):
-    calls[0] += 1
-    if calls[0] == nth:
-        os.kill(os.getpid(), signal.SIGKILL)  # the temp file is complete; the target is not
+    if os.path.basename(os.path.dirname(dst)) != JOURNAL_DIR:  # not the apply's own journal
+        calls[0] += 1
+        if calls[0] == nth:
+            # The temp file is complete, the target not yet replaced: say so, then wait for
+            # the SIGKILL (the parent never writes to stdin; end of input: it is gone).
+            print("stopped", os.fspath(src), os.fspath(dst), sep="\\0", flush=True)
+            sys.stdin.read()
+            os._exit(3)
     real(src, dst)
 unsentinel.core.writer.os.replace = replace
-sys.argv = ["unsentinel", "apply", "--jobs", "1", sys.argv[2]]
+sys.argv = ["unsentinel", "apply", "--exit-non-zero-on-fix", "--jobs", "1", sys.argv[2]]
 main()
 """
 
 
-def _apply_process(root: Path, *args: str, script: str | None = None) -> subprocess.Popen[str]:
+def _apply_process(
+    root: Path, *args: str, script: str | None = None, stdin: int | None = None
+) -> subprocess.Popen[str]:
     """``unsentinel apply`` on ``root`` in a child process, run from the root's parent as the
     reference was (the generated modules name call sites relative to the cwd)."""
     if script:
         command = [sys.executable, "-c", script, *args, root.name]
     else:
-        command = [sys.executable, "-m", "unsentinel", "apply", "--jobs", "1", root.name]
+        command = [sys.executable, "-m", "unsentinel", *APPLY, root.name]
     return subprocess.Popen(
-        command, cwd=root.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        command,
+        cwd=root.parent,
+        stdin=stdin,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
+
+
+def _leftovers(root: Path) -> list[Path]:
+    return sorted(p.resolve() for p in root.rglob("*.unsentinel") if p.is_file())
 
 
 @pytest.mark.parametrize("nth", [1, 3, 7], ids=lambda n: f"before replace {n}")
 def test_killed_between_temp_write_and_replace(reference: Reference, copy: Path, nth: int) -> None:
-    process = _apply_process(copy, str(nth), script=KILL_ON_REPLACE)
+    process = _apply_process(copy, str(nth), script=KILL_ON_REPLACE, stdin=subprocess.PIPE)
+    assert process.stdout is not None
+    for line in process.stdout:  # blocks until the child is inside the nth replace
+        if line.startswith("stopped\0"):
+            break
+    else:
+        raise AssertionError(f"never reached replace {nth}: {process.communicate(timeout=120)}")
+    _stopped, temp_name, target_name = line.rstrip("\n").split("\0")
+    temp, target = Path(temp_name), Path(target_name)
+    name = target.relative_to(copy.resolve()).as_posix()
+    # The kill lands exactly here: the temp file holds the complete new bytes, next to a
+    # target that still holds its original bytes.
+    assert temp.parent == target.parent
+    assert temp.name.startswith(f".{target.name}.") and temp.name.endswith(".unsentinel")
+    assert temp.read_bytes() == reference.after[name]
+    if name in reference.before:
+        assert target.read_bytes() == reference.before[name]
+    else:  # a generated module, not created yet
+        assert not target.exists()
+    process.kill()
     process.communicate(timeout=120)
     assert process.returncode == -signal.SIGKILL
+
     states = reference.assert_whole(copy, leftovers_ok=True)
-    assert sum(state == "new" for state in states.values()) == nth - 1
+    assert states[name] == "original"
+    assert sum(state == "new" for n, state in states.items() if n in reference.changed) == nth - 1
+    # The one leftover is the temp file of the interrupted write, and it is detected as such.
+    assert _leftovers(copy) == [temp]
+    with pytest.raises(AssertionError):
+        reference.assert_whole(copy)
+
     # The kernel dropped the lock with the process: the next apply runs and completes.
     again = _apply_process(copy)
     _out, err = again.communicate(timeout=120)
     assert again.returncode == 1, err
-    assert set(reference.assert_whole(copy, leftovers_ok=True).values()) <= {"new", "original"}
-    assert {
-        n: s
-        for n, s in reference.assert_whole(copy, leftovers_ok=True).items()
-        if n in reference.changed
-    } == dict.fromkeys(reference.changed, "new")
+    states = reference.assert_whole(copy, leftovers_ok=True)
+    assert {n: s for n, s in states.items() if n in reference.changed} == dict.fromkeys(
+        reference.changed, "new"
+    )
+    assert _leftovers(copy) == [temp]  # a stale temp file is never read, nor removed
     assert not (copy / LOCK_NAME).exists()
 
 
@@ -307,11 +364,13 @@ def test_file_edited_between_read_and_write_is_refused(reference: Reference, cop
     assert result.write_errors == (
         (
             "project/shop/orders.py",
-            "changed on disk while unsentinel ran; left as it is now (run apply again)",
+            "changed on disk while unsentinel ran; nothing written (run apply again)",
         ),
     )
     assert edited.read_bytes() == mine
-    assert len(result.written) == len(reference.changed) - 1
+    assert result.written == ()  # all or nothing: the files written before it are rolled back
+    others = {k: v for k, v in _snapshot(copy).items() if k != "shop/orders.py"}
+    assert others == {k: v for k, v in reference.before.items() if k != "shop/orders.py"}
 
 
 def test_file_edited_at_the_last_moment_before_replace(
@@ -342,7 +401,7 @@ def test_generated_module_created_meanwhile_is_not_overwritten(
     result = write_changes(reference.result, replace(reference.config, root=copy), allow_dirty=True)
     assert (
         created[0],
-        "changed on disk while unsentinel ran; left as it is now (run apply again)",
+        "changed on disk while unsentinel ran; nothing written (run apply again)",
     ) in result.write_errors
     assert target.read_text() == "# somebody else's module\n"
 
@@ -352,7 +411,7 @@ def test_edit_between_plan_and_apply_is_migrated_as_it_is_now(copy: Path, monkey
     monkeypatch.chdir(copy)
     assert CliRunner().invoke(main, ["plan", ".", "-o", "plan.json"]).exit_code == 0
     (copy / "shop" / "web.py").write_text("def get_note(note_id):\n    return None\n")
-    result = CliRunner().invoke(main, ["apply", "."])
+    result = CliRunner().invoke(main, [*APPLY, "."])
     assert result.exit_code == 1, result.stderr
     assert (copy / "shop" / "web.py").read_text() == "def get_note(note_id):\n    return None\n"
 
@@ -442,7 +501,7 @@ def test_generated_modules_do_not_depend_on_the_working_directory(tmp_path: Path
         root = tmp_path / where / "project"
         _write_project(root)
         completed = subprocess.run(
-            [sys.executable, "-m", "unsentinel", "apply", "--jobs", "1", str(root)],
+            [sys.executable, "-m", "unsentinel", *APPLY, str(root)],
             cwd=root if where == "root" else root.parent,
             capture_output=True,
             text=True,

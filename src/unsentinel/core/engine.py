@@ -158,8 +158,7 @@ class Pipeline:
         try:
             module = cst.parse_module(data)
         except cst.ParserSyntaxError as exc:
-            line, column = exc.raw_line, exc.raw_column + 1
-            return _failed(task, f"syntax error at {line}:{column}: {exc.message}")
+            return _failed(task, _syntax_error(data, exc))
         context = analyze(
             module,
             self.config,
@@ -193,6 +192,7 @@ class Pipeline:
         if new_bytes == data:
             return unchanged
         _validate(text, new_module.code, task.display)
+        self._check_fixed_point(new_module, task)
         # The texts feed the diff, which must match the bytes git sees: keep a BOM as U+FEFF.
         bom = "\ufeff" if data.startswith(codecs.BOM_UTF8) else ""
         return FileResult(
@@ -203,6 +203,38 @@ class Pipeline:
             new_source=new_bytes,
             new_text=bom + new_module.code,
         )
+
+
+    def _check_fixed_point(self, rewritten: cst.Module, task: FileTask) -> None:
+        """Refuse a rewrite that a second run would rewrite again (ruff's convergence check).
+
+        The whole rule set runs once more, in memory, over the new text with the same facts;
+        if it would change anything, the file fails instead of being written half-way to a
+        fixed point (``.message.message`` on the next run, say).
+        """
+        again = analyze(
+            rewritten,
+            self.config,
+            self.facts,
+            path=task.display,
+            module_name=task.module_name,
+            rules=self.rules,
+        )
+        if not (again.edits or again.imports or again.removed_imports):
+            return
+        second = apply_edits(again)
+        if second.code == rewritten.code:
+            return
+        raise RewriteError(f"rewrite of {task.display} is not idempotent: {_first_change(again)}")
+
+
+def _first_change(context: RuleContext) -> str:
+    """Where a second run would still change the code, for the error message."""
+    for finding in context.pending:
+        if finding.node in context.edits:
+            position = context.position(finding.node)
+            return f"line {position.line} would change again ({finding.rule}: {finding.message})"
+    return "a second run would change the imports"
 
 
 def _read(task: FileTask, config: Config) -> bytes | FileResult:
@@ -248,6 +280,20 @@ def _too_deep(data: bytes) -> str | None:
     except ValueError:  # e.g. "source code string cannot contain null bytes"
         pass
     return None
+
+
+def _syntax_error(data: bytes, exc: cst.ParserSyntaxError) -> str:
+    """One line: Python's own words where its grammar covers the file, else LibCST's first line
+    (LibCST's message lists every token it would have accepted)."""
+    try:
+        ast.parse(data)
+    except SyntaxError as error:
+        if error.lineno is not None:
+            return f"syntax error at {error.lineno}:{error.offset or 1}: {error.msg}"
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    first = exc.message.splitlines()[0] if exc.message else "invalid syntax"
+    return f"syntax error at {exc.raw_line}:{exc.raw_column + 1}: {first}"
 
 
 def _validate(original: str, new_code: str, display: str) -> None:

@@ -9,11 +9,12 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from unsentinel.core.config import Config
 from unsentinel.core.discovery import Discovery, discover
+from unsentinel.core import journal
 from unsentinel.core.engine import Pipeline
 from unsentinel.core.facts import FactBook
 from unsentinel.core.gather import changed_functions, merge_results
@@ -44,6 +45,7 @@ class RunResult:
     written: tuple[str, ...] = ()
     write_errors: tuple[tuple[str, str], ...] = ()
     refused_dirty: tuple[str, ...] = ()
+    held_back: tuple[str, ...] = ()  # changed files not written because another file failed
     facts: FactBook = field(default_factory=FactBook)
 
     @property
@@ -71,7 +73,7 @@ class RunResult:
     @property
     def exit_code(self) -> int:
         """ruff's contract: 2 for errors, 1 for findings or changes, 0 when clean."""
-        if self.failed or self.refused_dirty:
+        if self.failed or self.refused_dirty or self.held_back:
             return 2
         if self.mode is Mode.CHECK:
             return 1 if self.findings else 0
@@ -128,6 +130,10 @@ def _run(
             module for emit in suite.emitters for module in emit(pipeline_results, facts, config)
         )
     result = RunResult(mode, pipeline_results, discovery, emitted, facts=facts)
+    if mode is Mode.APPLY and result.failed:
+        # All or nothing: a migration half-written is worse than none. The failures are
+        # listed and every change is held back; nothing on disk moves.
+        return replace(result, held_back=tuple(r.path for r in result.changed))
     if mode is Mode.APPLY:
         result = write_changes(result, config, allow_dirty=allow_dirty)
     return result
@@ -168,11 +174,13 @@ def _mentions_any(path: Path, names: set[str]) -> bool:
 
 
 def write_changes(result: RunResult, config: Config, *, allow_dirty: bool) -> RunResult:
-    """Write every changed file atomically, unless one of them has uncommitted changes.
+    """Write every changed file, all or nothing, unless one of them has uncommitted changes.
 
-    Generated modules go first: a migrated file imports them, so a run killed halfway must
-    not leave a file importing a module that was never written (a second run would not
-    write it either, having no site left that asks for it).
+    Each file is replaced atomically; the run as a whole is made atomic by the journal
+    (:mod:`unsentinel.core.journal`), recorded before the first write: if any write fails,
+    the files already written are restored from it and nothing is left half-migrated.
+    Generated modules go first, so that even a killed run never leaves a file importing a
+    module that was never written (``unsentinel undo`` then restores the rest).
     """
     changed = [r for r in result.emitted if r.changed] + [r for r in result.results if r.changed]
     targets = [Path(r.path) for r in changed]
@@ -180,40 +188,64 @@ def write_changes(result: RunResult, config: Config, *, allow_dirty: bool) -> Ru
         dirty = dirty_files(config.root, [t for t in targets if t.exists()])
         if dirty:
             refused = tuple(sorted(os.path.relpath(p) for p in dirty))
-            return _replace(result, refused_dirty=refused)
+            return replace(result, refused_dirty=refused)
+    problems = [
+        problem
+        for r, t in zip(changed, targets, strict=True)
+        if (problem := _unwritable(r, t, config)) is not None
+    ]
+    if problems:
+        return replace(result, write_errors=tuple(problems), held_back=tuple(r.path for r in changed))
+    pairs = list(zip(changed, targets, strict=True))
+    entries = [_journal_entry(r, t, config.root) for r, t in pairs]
+    try:
+        journal.record(config.root, entries)
+    except OSError as exc:
+        reason = f"cannot record the journal of this apply: {exc.strerror or exc}; nothing written"
+        return replace(result, write_errors=((str(journal.journal_path(config.root)), reason),),
+                       held_back=tuple(r.path for r in changed))
     written: list[str] = []
-    errors: list[tuple[str, str]] = []
     for file_result, target in zip(changed, targets, strict=True):
-        assert file_result.new_source is not None
-        if outside_root(target, config.root):
-            reason = f"outside the project root {config.root}; not written"
-            errors.append((file_result.path, reason))
-            continue
-        if file_result.original is not None and not target.exists():
-            errors.append((file_result.path, "vanished before it could be written; not recreated"))
-            continue
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(target, file_result.new_source, unchanged=same_text(file_result.original))
-            written.append(file_result.path)
-        except StaleFileError:
-            errors.append(
-                (
-                    file_result.path,
-                    "changed on disk while unsentinel ran; left as it is now (run apply again)",
-                )
-            )
-        except OSError as exc:
-            errors.append(
-                (file_result.path, f"cannot write: {exc.strerror or exc}; file unchanged")
-            )
-    return _replace(result, written=tuple(written), write_errors=tuple(errors))
+        error = _write_one(file_result, target)
+        if error is not None:
+            journal.restore(config.root, entries[: len(written)])
+            journal.forget(config.root)
+            held = tuple(r.path for r in changed if r.path != file_result.path)
+            return replace(result, write_errors=((file_result.path, error),), held_back=held)
+        written.append(file_result.path)
+    return replace(result, written=tuple(written))
 
 
-def _replace(result: RunResult, **changes: object) -> RunResult:
-    from dataclasses import replace
+def _unwritable(file_result: FileResult, target: Path, config: Config) -> tuple[str, str] | None:
+    """Why ``target`` must not be written at all, checked before anything is."""
+    if outside_root(target, config.root):
+        return (file_result.path, f"outside the project root {config.root}; not written")
+    if file_result.original is not None and not target.exists():
+        return (file_result.path, "vanished before it could be written; not recreated")
+    return None
 
-    return replace(result, **changes)  # type: ignore[arg-type]
+
+def _journal_entry(file_result: FileResult, target: Path, root: Path) -> journal.Entry:
+    assert file_result.new_source is not None
+    try:
+        original: bytes | None = target.read_bytes()
+    except FileNotFoundError:
+        original = None
+    relative = Path(os.path.relpath(os.path.realpath(target), os.path.realpath(root))).as_posix()
+    return journal.Entry(relative, original, journal.sha256(file_result.new_source))
+
+
+def _write_one(file_result: FileResult, target: Path) -> str | None:
+    """Write one file atomically; the reason it could not be, or None."""
+    assert file_result.new_source is not None
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(target, file_result.new_source, unchanged=same_text(file_result.original))
+    except StaleFileError:
+        return "changed on disk while unsentinel ran; nothing written (run apply again)"
+    except OSError as exc:
+        return f"cannot write: {exc.strerror or exc}; nothing written"
+    return None
 
 
 # -- the pool -----------------------------------------------------------------------------
