@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
@@ -135,16 +136,41 @@ def _plan_sites(fixture: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     return copy, plan_document(result.results)["sites"]
 
 
-def _site_for(root: Path, sites: list[dict[str, object]], expected: dict[str, str]) -> dict[str, object] | None:
-    """The producer site whose message (or the local it builds on) contains the needle."""
-    lines = (root / expected["file"]).read_text(encoding="utf-8").splitlines()
-    needle_line = next(i for i, line in enumerate(lines, 1) if expected["needle"] in line)
+def _site_for(root: Path, sites: list[dict[str, object]], expected: dict[str, str]) -> dict[str, object]:
+    """The one producer site that builds the message the needle is taken from.
+
+    Either the site's own lines hold the needle, or the needle is in the value of a local
+    (``core = (f"...")``) and the site is the one producer of that file that reads the local.
+    Nothing else counts: a site that merely comes next in the file is not the one.
+    """
+    source = (root / expected["file"]).read_text(encoding="utf-8")
+    lines = source.splitlines()
+    needle_lines = [i for i, line in enumerate(lines, 1) if expected["needle"] in line]
+    assert len(needle_lines) == 1, f"needle {expected['needle']!r} is not unique: {needle_lines}"
+    [needle_line] = needle_lines
     producers = [s for s in sites if s["kind"] == "producer" and os.path.normpath(str(s["path"])) == os.path.normpath(expected["file"])]
-    covering = [s for s in producers if s["line"] <= needle_line <= s["end_line"]]  # type: ignore[operator]
+    covering = [s for s in producers if _span(s).start <= needle_line < _span(s).stop]
     if covering:
+        assert len(covering) == 1, (expected["needle"], covering)
         return covering[0]
-    after = [s for s in producers if s["line"] > needle_line]  # type: ignore[operator]
-    return min(after, key=lambda s: s["line"]) if after else None  # type: ignore[arg-type,return-value]
+    [local] = [
+        node.targets[0].id
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and node.lineno <= needle_line <= (node.end_lineno or node.lineno)
+    ]
+    readers = {
+        node.lineno for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id == local
+    }
+    [site] = [s for s in producers if readers & set(_span(s))]
+    return site
+
+
+def _span(site: dict[str, object]) -> range:
+    return range(int(str(site["line"])), int(str(site["end_line"])) + 1)
 
 
 def test_every_row_of_the_call_site_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -157,7 +183,6 @@ def test_every_row_of_the_call_site_table(tmp_path: Path, monkeypatch: pytest.Mo
     assert set(rows) == set(CALL_SITE_TABLE), "the fixture covers every row of the table"
     for code, (severity, field_path) in CALL_SITE_TABLE.items():
         site = _site_for(root, sites, rows[code])
-        assert site is not None, code
         assert (site["severity"], site["field_path"]) == (severity, field_path), code
         assert site["code"], code
 
@@ -176,7 +201,6 @@ def test_inference_agrees_with_the_fixture_authors(
     agreed = 0
     for expected in expected_sites:
         site = _site_for(root, sites, expected)
-        assert site is not None, expected["needle"]
         severity_ok = (
             " if " in str(site["severity"]) if expected["severity"] == "conditional" else site["severity"] == expected["severity"]
         )
