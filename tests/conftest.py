@@ -21,6 +21,15 @@ from unsentinel.warnings.rules.sentinel_string import SentinelString
 WriteTree = Callable[[dict[str, str | bytes]], Path]
 
 
+@pytest.fixture(autouse=True)
+def allow_no_vcs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Most tests apply in scratch directories with no git: let them, as --allow-no-vcs does.
+
+    tests/test_transaction.py removes the variable where the refusal itself is tested.
+    """
+    monkeypatch.setenv("UNSENTINEL_ALLOW_NO_VCS", "1")
+
+
 @pytest.fixture
 def cli() -> CliRunner:
     """A runner whose results keep stdout and stderr apart (click >= 8.2)."""

@@ -43,7 +43,9 @@ class ConvergesAfterOne(Rule):
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
         if "BLOCK:" in node.value:
-            self.context.replace(node, lambda updated: cst.SimpleString(node.value.replace("BLOCK:", "OK:")))
+            self.context.replace(
+                node, lambda updated: cst.SimpleString(node.value.replace("BLOCK:", "OK:"))
+            )
 
 
 def test_a_rewrite_that_does_not_converge_fails_the_file_and_writes_nothing(
@@ -62,7 +64,9 @@ def test_a_rewrite_that_does_not_converge_fails_the_file_and_writes_nothing(
     assert result.exit_code == 2
 
 
-def test_a_rewrite_that_converges_is_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_rewrite_that_converges_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(unsentinel.registry, "ALL_RULES", (ConvergesAfterOne,))
     target = tmp_path / "mod.py"
     target.write_text('x = "BLOCK: a"\n')

@@ -21,12 +21,13 @@ import click
 from rich.console import Console
 
 from unsentinel import registry
-from unsentinel.core.config import Config, ConfigError, load_config
+from unsentinel.core import journal
+from unsentinel.core.config import Config, ConfigError, find_project_root, load_config
 from unsentinel.core.discovery import read_files_from
 from unsentinel.core.lock import LockError
 from unsentinel.core.model import Mode
 from unsentinel.core.runner import Progress, RunResult
-from unsentinel.core.writer import outside_root
+from unsentinel.core.writer import is_version_controlled, outside_root
 from unsentinel.output import console as consoles
 from unsentinel.output import formats
 from unsentinel.output.console import ColorChoice
@@ -204,18 +205,43 @@ def diff(**options: Any) -> None:
     is_flag=True,
     help="Exit 1 when files were rewritten (as a pre-commit hook wants).",
 )
+@click.option(
+    "--allow-partial",
+    is_flag=True,
+    help="When some files fail, still write the others, except those that share flow with a "
+    "failed file (each held back is listed with the reason).",
+)
+@click.option(
+    "--allow-no-vcs",
+    is_flag=True,
+    envvar="UNSENTINEL_ALLOW_NO_VCS",
+    help="Apply even outside a version-controlled tree (there is no committed state to return to).",
+)
+@click.option(
+    "--verify",
+    "verify",
+    metavar="CMD",
+    help='Run CMD (e.g. "pytest -q") before and after writing; if anything that passed before '
+    "fails after, roll the whole apply back and say what broke. Runs your code: only on request.",
+)
 def apply(**options: Any) -> None:
-    """Rewrite the files in place (atomically), then summarise what changed.
+    """Rewrite the files in place, all or nothing, then summarise what changed.
 
-    Refuses to touch a file with uncommitted git changes unless --allow-dirty is given, so
-    the migration is always one reviewable diff away from the committed state. Exits 0
-    once everything is written, 2 when something could not be.
+    Every new text is computed before anything is written: if any file fails, nothing is
+    written. Refuses to touch a file with uncommitted git changes unless --allow-dirty is
+    given, and a tree outside version control unless --allow-no-vcs is. A journal of the
+    run lets `unsentinel undo` restore it exactly. Exits 0 once everything is written, 2
+    when something could not be.
 
     \b
     Example:
       unsentinel apply src/ tests/
+      unsentinel apply src/ --verify "pytest -q"
+      unsentinel undo
     """
     exit_non_zero_on_fix = options.pop("exit_non_zero_on_fix")
+    if not options.pop("allow_no_vcs"):
+        _require_version_control(options["paths"])
     ran = _run_command(Mode.APPLY, options)
     _render_apply(ran)
     _exit(ran, verdict=exit_non_zero_on_fix and bool(ran.result.written))
@@ -249,6 +275,38 @@ def plan(**options: Any) -> None:
     ran = _run_command(Mode.PLAN, options, outputs=(output,) if output is not None else ())
     _render_plan(ran, fmt=output_format, output=output)
     _exit(ran, verdict=False)
+
+
+@main.command()
+@click.argument("path", required=False, type=click.Path(path_type=Path, file_okay=False))
+def undo(path: Path | None) -> None:
+    """Restore every file the last `apply` wrote, exactly as it was before.
+
+    Refuses, naming the file, when a file changed since the apply (undo never overwrites
+    later work). PATH is a directory inside the project (default: the current one).
+
+    \b
+    Example:
+      unsentinel undo
+    """
+    root = find_project_root(path or Path.cwd())
+    try:
+        restored = journal.undo(root)
+    except journal.UndoError as exc:
+        _fail(str(exc))
+    for name in restored:
+        click.echo(f"restored {name}", err=True)
+    click.echo(f"undone: {len(restored)} file(s) restored", err=True)
+
+
+def _require_version_control(paths: tuple[Path, ...]) -> None:
+    """Refuse, as `cargo fix` does, to rewrite a tree there is no committed state of."""
+    start = paths[0] if paths else Path.cwd()
+    if not is_version_controlled(find_project_root(start)):
+        _fail(
+            "not inside a version-controlled tree: apply rewrites files in place and there "
+            "would be no committed state to return to; commit first, or pass --allow-no-vcs"
+        )
 
 
 @main.command()
@@ -306,6 +364,8 @@ def _run_command(mode: Mode, options: dict[str, Any], *, outputs: tuple[Path, ..
         ColorChoice(options.pop("color")), options.pop("quiet"), options.pop("statistics")
     )
     allow_dirty = options.pop("allow_dirty", False)
+    allow_partial = options.pop("allow_partial", False)
+    verify: str | None = options.pop("verify", None)
     regression_test: Path | None = options.pop("regression_test", None)
     if regression_test is not None:
         outputs = (*outputs, regression_test)
@@ -325,6 +385,8 @@ def _run_command(mode: Mode, options: dict[str, Any], *, outputs: tuple[Path, ..
                 files_from=files_from,
                 jobs=jobs,
                 allow_dirty=allow_dirty,
+                allow_partial=allow_partial,
+                verify=verify,
                 progress=progress,
                 regression_test=regression_test,
             )

@@ -90,13 +90,16 @@ def run(
     files_from: Iterable[str] = (),
     jobs: int | None = None,
     allow_dirty: bool = False,
+    allow_partial: bool = False,
+    verify: str | None = None,
     progress: Progress | None = None,
     regression_test: Path | None = None,
 ) -> RunResult:
     """Run unsentinel over ``paths``: the library entry point behind every command.
 
     ``regression_test``: where to write a pytest module pinning the new wire shape
-    (``apply --emit-regression-test``), as one more generated file.
+    (``apply --emit-regression-test``), as one more generated file. ``allow_partial`` and
+    ``verify`` are ``apply``'s (see :class:`~unsentinel.core.runner.ApplyOptions`).
     """
     return runner.run(
         paths,
@@ -106,6 +109,8 @@ def run(
         files_from=files_from,
         jobs=jobs,
         allow_dirty=allow_dirty,
+        allow_partial=allow_partial,
+        verify=verify,
         progress=progress,
     )
 

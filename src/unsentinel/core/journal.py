@@ -58,7 +58,9 @@ def record(root: Path, entries: list[Entry]) -> None:
         "files": [
             {
                 "path": entry.path,
-                "original": None if entry.original is None else base64.b64encode(entry.original).decode(),
+                "original": None
+                if entry.original is None
+                else base64.b64encode(entry.original).decode(),
                 "new_sha256": entry.new_sha256,
             }
             for entry in entries

@@ -7,6 +7,7 @@ back in input order whatever order they finish in, so output is deterministic.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -21,6 +22,7 @@ from unsentinel.core.gather import changed_functions, merge_results
 from unsentinel.core.lock import project_lock
 from unsentinel.core.model import FileResult, FileTask, Mode, Status
 from unsentinel.core.suite import Suite
+from unsentinel.core.verify import Outcome, broken, run_check
 from unsentinel.core.writer import (
     StaleFileError,
     dirty_files,
@@ -37,6 +39,26 @@ Progress = Callable[[str, int], Callable[[], None]]
 
 
 @dataclass(frozen=True)
+class ApplyOptions:
+    """How ``apply`` may write: past uncommitted changes, partially, and checked by a command."""
+
+    allow_dirty: bool = False
+    allow_partial: bool = False  # write what succeeded where no failed file shares its flow
+    verify: str | None = None  # the user's command, run before and after writing
+
+
+@dataclass(frozen=True)
+class Verification:
+    """``apply --verify``: the command's outcome before and after, and what broke."""
+
+    command: str
+    before: Outcome
+    after: Outcome
+    broken: tuple[str, ...]
+    rolled_back: bool
+
+
+@dataclass(frozen=True)
 class RunResult:
     mode: Mode
     results: tuple[FileResult, ...]
@@ -46,6 +68,8 @@ class RunResult:
     write_errors: tuple[tuple[str, str], ...] = ()
     refused_dirty: tuple[str, ...] = ()
     held_back: tuple[str, ...] = ()  # changed files not written because another file failed
+    conflicts: tuple[tuple[str, str], ...] = ()  # --allow-partial: held back, and why
+    verification: Verification | None = None  # --verify: before, after, what broke
     facts: FactBook = field(default_factory=FactBook)
 
     @property
@@ -93,6 +117,8 @@ def run(
     files_from: Iterable[str] = (),
     jobs: int | None = None,
     allow_dirty: bool = False,
+    allow_partial: bool = False,
+    verify: str | None = None,
     progress: Progress | None = None,
 ) -> RunResult:
     """Run ``suite`` over ``paths`` (:func:`unsentinel.run` passes the registered one).
@@ -101,10 +127,11 @@ def run(
     write; a second ``apply`` on the same tree meanwhile raises
     :class:`~unsentinel.core.lock.LockError` at once (the CLI exits 2).
     """
+    options = ApplyOptions(allow_dirty, allow_partial, verify)
     if mode is Mode.APPLY:
         with project_lock(config.root):  # raises LockError while another apply runs
-            return _run(paths, config, mode, suite, files_from, jobs, allow_dirty, progress)
-    return _run(paths, config, mode, suite, files_from, jobs, allow_dirty, progress)
+            return _run(paths, config, mode, suite, files_from, jobs, options, progress)
+    return _run(paths, config, mode, suite, files_from, jobs, options, progress)
 
 
 def _run(
@@ -114,7 +141,7 @@ def _run(
     suite: Suite,
     files_from: Iterable[str],
     jobs: int | None,
-    allow_dirty: bool,
+    options: ApplyOptions,
     progress: Progress | None,
 ) -> RunResult:
     discovery = discover(paths, config, files_from)
@@ -130,13 +157,73 @@ def _run(
             module for emit in suite.emitters for module in emit(pipeline_results, facts, config)
         )
     result = RunResult(mode, pipeline_results, discovery, emitted, facts=facts)
-    if mode is Mode.APPLY and result.failed:
-        # All or nothing: a migration half-written is worse than none. The failures are
-        # listed and every change is held back; nothing on disk moves.
-        return replace(result, held_back=tuple(r.path for r in result.changed))
-    if mode is Mode.APPLY:
-        result = write_changes(result, config, allow_dirty=allow_dirty)
+    return _apply(result, config, options) if mode is Mode.APPLY else result
+
+
+def _apply(result: RunResult, config: Config, options: ApplyOptions) -> RunResult:
+    """Write the run's changes: all or nothing, or (``--allow-partial``) all but conflicts."""
+    skip: frozenset[str] = frozenset()
+    if result.failed:
+        if not options.allow_partial:
+            # A migration half-written is worse than none: list the failures, hold back
+            # every change, move nothing on disk.
+            return replace(result, held_back=tuple(r.path for r in result.changed))
+        conflicts = partial_conflicts(result)
+        skip = frozenset(path for path, _reason in conflicts)
+        result = replace(result, conflicts=conflicts, held_back=tuple(sorted(skip)))
+    before = run_check(options.verify, config.root) if options.verify else None
+    result = write_changes(result, config, allow_dirty=options.allow_dirty, skip=skip)
+    if options.verify and before is not None and result.written:
+        result = _verified(result, config, options.verify, before)
     return result
+
+
+def _verified(result: RunResult, config: Config, command: str, before: Outcome) -> RunResult:
+    """Run the user's check again; roll the whole apply back if anything that passed broke."""
+    after = run_check(command, config.root)
+    broke = tuple(broken(before, after))
+    if not broke:
+        return replace(result, verification=Verification(command, before, after, (), False))
+    journal.undo(config.root)
+    verification = Verification(command, before, after, broke, rolled_back=True)
+    return replace(result, verification=verification, held_back=result.written, written=())
+
+
+_DEFINITION = re.compile(
+    rb"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.M
+)
+
+
+def partial_conflicts(result: RunResult) -> tuple[tuple[str, str], ...]:
+    """Changed files that share flow with a failed file, and why (``--allow-partial``).
+
+    A failed file could not be migrated; a file that uses a function or class it defines
+    (a helper whose callers were rewritten) must not be migrated without it. The test is
+    textual -- the failed file may not parse -- and errs on the side of holding back.
+    """
+    defined: dict[str, str] = {}
+    for path, _reason in result.failed:
+        for name in _definitions(Path(path)):
+            defined.setdefault(name, path)
+    if not defined:
+        return ()
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, sorted(defined))) + r")\b")
+    conflicts = []
+    for changed in result.results:
+        found = pattern.search(changed.original or "") if changed.changed else None
+        if found is not None:
+            name = found.group(1)
+            reason = f"uses {name}, defined in {defined[name]}, which failed"
+            conflicts.append((changed.path, reason))
+    return tuple(conflicts)
+
+
+def _definitions(path: Path) -> set[str]:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return set()
+    return {match.group(1).decode() for match in _DEFINITION.finditer(data)}
 
 
 def gather(
@@ -173,7 +260,9 @@ def _mentions_any(path: Path, names: set[str]) -> bool:
     return any(name.encode() in data for name in names)
 
 
-def write_changes(result: RunResult, config: Config, *, allow_dirty: bool) -> RunResult:
+def write_changes(
+    result: RunResult, config: Config, *, allow_dirty: bool, skip: frozenset[str] = frozenset()
+) -> RunResult:
     """Write every changed file, all or nothing, unless one of them has uncommitted changes.
 
     Each file is replaced atomically; the run as a whole is made atomic by the journal
@@ -182,7 +271,9 @@ def write_changes(result: RunResult, config: Config, *, allow_dirty: bool) -> Ru
     Generated modules go first, so that even a killed run never leaves a file importing a
     module that was never written (``unsentinel undo`` then restores the rest).
     """
-    changed = [r for r in result.emitted if r.changed] + [r for r in result.results if r.changed]
+    changed = [r for r in result.emitted if r.changed] + [
+        r for r in result.results if r.changed and r.path not in skip
+    ]
     targets = [Path(r.path) for r in changed]
     if not allow_dirty:
         dirty = dirty_files(config.root, [t for t in targets if t.exists()])
@@ -195,15 +286,19 @@ def write_changes(result: RunResult, config: Config, *, allow_dirty: bool) -> Ru
         if (problem := _unwritable(r, t, config)) is not None
     ]
     if problems:
-        return replace(result, write_errors=tuple(problems), held_back=tuple(r.path for r in changed))
-    pairs = list(zip(changed, targets, strict=True))
-    entries = [_journal_entry(r, t, config.root) for r, t in pairs]
+        return replace(
+            result, write_errors=tuple(problems), held_back=tuple(r.path for r in changed)
+        )
+    entries = [_journal_entry(r, t, config.root) for r, t in zip(changed, targets, strict=True)]
     try:
         journal.record(config.root, entries)
     except OSError as exc:
         reason = f"cannot record the journal of this apply: {exc.strerror or exc}; nothing written"
-        return replace(result, write_errors=((str(journal.journal_path(config.root)), reason),),
-                       held_back=tuple(r.path for r in changed))
+        return replace(
+            result,
+            write_errors=((str(journal.journal_path(config.root)), reason),),
+            held_back=tuple(r.path for r in changed),
+        )
     written: list[str] = []
     for file_result, target in zip(changed, targets, strict=True):
         error = _write_one(file_result, target)

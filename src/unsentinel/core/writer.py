@@ -93,6 +93,17 @@ def _new_file_mode() -> int:
     return 0o666 & ~umask
 
 
+VCS_MARKERS = (".git", ".hg", ".svn", ".jj", ".fossil", "_darcs", ".bzr")
+
+
+def is_version_controlled(root: Path) -> bool:
+    """Is ``root`` inside a work tree of a version-control system (git, Mercurial, ...)?"""
+    for directory in (root.resolve(), *root.resolve().parents):
+        if any((directory / marker).exists() for marker in VCS_MARKERS):
+            return True
+    return False
+
+
 def dirty_files(root: Path, paths: Iterable[Path]) -> list[Path]:
     """Those of ``paths`` that git reports as modified, staged or untracked.
 

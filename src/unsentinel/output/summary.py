@@ -28,7 +28,11 @@ def error_line(path: str, reason: str) -> str:
 def print_errors(console: Console, run: RunResult) -> None:
     for path, reason in run.failed:
         console.print(error_line(path, reason), markup=False)
-    if run.held_back:
+    for path, reason in run.conflicts:
+        console.print(f"held back: {path}: {reason}", markup=False)
+    if run.verification is not None and run.verification.broken:
+        print_broken(console, run)
+    elif run.held_back and not run.conflicts:
         console.print(
             f"error: nothing written: {len(run.failed)} file(s) failed, so the "
             f"{len(run.held_back)} file(s) that would change were held back "
@@ -145,3 +149,20 @@ def print_review_table(console: Console, run: RunResult) -> None:
     for row in rows:
         table.add_row(*row)
     console.print(table)
+
+
+def print_broken(console: Console, run: RunResult) -> None:
+    """``apply --verify``: what passed before and fails after, and the rollback."""
+    verification = run.verification
+    assert verification is not None
+    console.print(
+        f"error: `{verification.command}` broke after the rewrite; the apply was rolled back "
+        f"({len(run.held_back)} file(s) restored). What passed before and fails after:",
+        markup=False,
+    )
+    for item in verification.broken:
+        console.print(f"  {item}", markup=False)
+    if verification.after.tail:
+        console.print("last lines of its output:", markup=False)
+        for line in verification.after.tail[-15:]:
+            console.print(f"  | {line}", markup=False)
