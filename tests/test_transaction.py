@@ -13,7 +13,12 @@ from click.testing import CliRunner
 from unsentinel.cli import main
 from unsentinel.core import journal
 
-SOURCE = 'def check(order):\n    warnings = []\n    warnings.append("BLOCK: order is empty")\n    return warnings\n'
+SOURCE = (
+    "def check(order):\n"
+    "    warnings = []\n"
+    '    warnings.append("BLOCK: order is empty")\n'
+    "    return warnings\n"
+)
 
 
 def _git(root: Path) -> None:

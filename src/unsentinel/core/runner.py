@@ -13,9 +13,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from unsentinel.core import journal
 from unsentinel.core.config import Config
 from unsentinel.core.discovery import Discovery, discover
-from unsentinel.core import journal
 from unsentinel.core.engine import Pipeline
 from unsentinel.core.facts import FactBook
 from unsentinel.core.gather import changed_functions, merge_results
