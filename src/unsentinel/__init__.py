@@ -13,11 +13,34 @@ The library API mirrors the command line::
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from unsentinel.core.config import Config, ConfigError, load_config
 from unsentinel.core.lock import LockError
 from unsentinel.core.model import Action, Confidence, FileResult, Inferred, Kind, Mode, Site, Status
-from unsentinel.core.runner import RunResult
-from unsentinel.registry import rewrite_source, run
+
+if TYPE_CHECKING:
+    from unsentinel.core.runner import RunResult
+    from unsentinel.registry import rewrite_source, run
+
+# The engine, the rules and LibCST load on first use, so that `unsentinel --version` and
+# a `check` with nothing to parse start quickly (PEP 562 module __getattr__).
+_LAZY = {
+    "RunResult": "unsentinel.core.runner",
+    "rewrite_source": "unsentinel.registry",
+    "run": "unsentinel.registry",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'unsentinel' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Action",

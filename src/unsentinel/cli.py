@@ -15,35 +15,26 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
-from rich.console import Console
 
-from unsentinel import registry
-from unsentinel.core import journal
 from unsentinel.core.config import Config, ConfigError, find_project_root, load_config
-from unsentinel.core.discovery import read_files_from
 from unsentinel.core.lock import LockError
 from unsentinel.core.model import Mode
-from unsentinel.core.runner import Progress, RunResult
-from unsentinel.core.writer import is_version_controlled, outside_root
 from unsentinel.output import console as consoles
-from unsentinel.output import formats
 from unsentinel.output.console import ColorChoice
-from unsentinel.output.diff import render_diffs, render_stat
-from unsentinel.output.findings import RuleInfo, collect
-from unsentinel.output.formats import OutputFormat
-from unsentinel.output.rule_doc import documentation
-from unsentinel.output.summary import (
-    print_change_summary,
-    print_check_summary,
-    print_errors,
-    print_review_table,
-    print_rule_statistics,
-    print_statistics,
-)
-from unsentinel.registry import run
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from unsentinel.core.runner import Progress, RunResult
+    from unsentinel.output.findings import RuleInfo
+    from unsentinel.output.formats import OutputFormat
+
+# The engine, the rules (and LibCST with them), the writers and rich load inside the
+# commands that need them: `unsentinel --version` and `--help` stay quick.
+OUTPUT_FORMATS = ("text", "concise", "full", "json", "github", "sarif", "junit", "gitlab")
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -138,8 +129,8 @@ def main() -> None:
 @common_options
 @click.option(
     "--output-format",
-    type=click.Choice([f.value for f in OutputFormat], case_sensitive=False),
-    default=OutputFormat.TEXT.value,
+    type=click.Choice(OUTPUT_FORMATS, case_sensitive=False),
+    default="text",
     show_default=True,
     envvar="UNSENTINEL_OUTPUT_FORMAT",
     show_envvar=True,
@@ -159,6 +150,8 @@ def check(**options: Any) -> None:
       unsentinel check src/ tests/
       unsentinel check src/ --output-format github
     """
+    from unsentinel.output.formats import OutputFormat
+
     fmt = OutputFormat(options.pop("output_format").lower())
     exit_zero = options.pop("exit_zero")
     ran = _run_command(Mode.CHECK, options)
@@ -289,6 +282,8 @@ def undo(path: Path | None) -> None:
     Example:
       unsentinel undo
     """
+    from unsentinel.core import journal
+
     root = find_project_root(path or Path.cwd())
     try:
         restored = journal.undo(root)
@@ -301,6 +296,8 @@ def undo(path: Path | None) -> None:
 
 def _require_version_control(paths: tuple[Path, ...]) -> None:
     """Refuse, as `cargo fix` does, to rewrite a tree there is no committed state of."""
+    from unsentinel.core.writer import is_version_controlled
+
     start = paths[0] if paths else Path.cwd()
     if not is_version_controlled(find_project_root(start)):
         _fail(
@@ -320,6 +317,9 @@ def rule(code: str | None, show_all: bool) -> None:
       unsentinel rule UNS101
       unsentinel rule --all
     """
+    from unsentinel import registry
+    from unsentinel.output.rule_doc import documentation
+
     rules = registry.ALL_RULES
     if show_all == (code is not None):
         raise click.UsageError("give one rule CODE, or --all")
@@ -360,6 +360,10 @@ class Ran:
 
 def _run_command(mode: Mode, options: dict[str, Any], *, outputs: tuple[Path, ...] = ()) -> Ran:
     """Run ``mode`` and report the errors; the command renders the rest."""
+    from unsentinel.core.writer import outside_root
+    from unsentinel.output.summary import print_errors
+    from unsentinel.registry import run
+
     display = Display(
         ColorChoice(options.pop("color")), options.pop("quiet"), options.pop("statistics")
     )
@@ -399,6 +403,8 @@ def _run_command(mode: Mode, options: dict[str, Any], *, outputs: tuple[Path, ..
 def _exit(ran: Ran, *, verdict: bool) -> NoReturn:
     """2 on any error; else 1 when the command's verdict is "something to do", else 0."""
     if ran.display.statistics:
+        from unsentinel.output.summary import print_statistics
+
         print_statistics(ran.display.stderr(), ran.result)
     result = ran.result
     if result.failed or result.refused_dirty or result.held_back:
@@ -416,6 +422,8 @@ def _prepare(options: dict[str, Any]) -> tuple[tuple[Path, ...], Config, list[st
     files_from_source = options.pop("files_from")
     if not paths and not files_from_source:
         raise click.UsageError("give at least one PATH (or --files-from FILE)")
+    from unsentinel.core.discovery import read_files_from
+
     try:
         files_from = read_files_from(files_from_source) if files_from_source else []
     except OSError as exc:
@@ -440,6 +448,8 @@ def _prepare(options: dict[str, Any]) -> tuple[tuple[Path, ...], Config, list[st
 
 def _check_selectors(selectors: tuple[str, ...], where: str) -> None:
     """A selector must select something: a code or a code prefix (``UNS``, ``UNS1``)."""
+    from unsentinel import registry
+
     codes = sorted(rule.code for rule in registry.ALL_RULES)
     for selector in selectors:
         if not any(code.startswith(selector) for code in codes):
@@ -454,6 +464,9 @@ def _did_you_mean(word: str, candidates: list[str]) -> str:
 
 
 def _rule_info(config: Config) -> dict[str, RuleInfo]:
+    from unsentinel import registry
+    from unsentinel.output.findings import RuleInfo
+
     return {r.code: RuleInfo(r.code, r.name, r.summary) for r in registry.enabled_rules(config)}
 
 
@@ -475,10 +488,14 @@ def _progress_bar(display: Display) -> Iterator[Progress | None]:
         yield start
 
 
-_COLORED = (OutputFormat.TEXT, OutputFormat.CONCISE, OutputFormat.FULL)
+COLORED_FORMATS = frozenset({"text", "concise", "full"})
 
 
 def _render_check(ran: Ran, fmt: OutputFormat) -> None:
+    from unsentinel.output import formats
+    from unsentinel.output.findings import collect
+    from unsentinel.output.summary import print_check_summary, print_rule_statistics
+
     result = ran.result
     found = collect(result.results)
     text = formats.render(
@@ -487,7 +504,7 @@ def _render_check(ran: Ran, fmt: OutputFormat) -> None:
         rules=_rule_info(ran.config),
         checked=[r.path for r in result.results],
         version=version("unsentinel"),
-        color=fmt in _COLORED and ran.display.stdout_color(),
+        color=fmt.value in COLORED_FORMATS and ran.display.stdout_color(),
     )
     if text:
         click.echo(text, nl=False, color=True)
@@ -499,6 +516,9 @@ def _render_check(ran: Ran, fmt: OutputFormat) -> None:
 
 
 def _render_diff(ran: Ran, *, stat: bool) -> None:
+    from unsentinel.output.diff import render_diffs, render_stat
+    from unsentinel.output.summary import print_change_summary, print_review_table
+
     color = ran.display.stdout_color()
     results = ran.result.all_results
     text = render_stat(results, color=color) if stat else render_diffs(results, color=color)
@@ -514,6 +534,8 @@ def _render_apply(ran: Ran) -> None:
     result = ran.result
     if ran.display.quiet or result.refused_dirty or result.held_back:
         return
+    from unsentinel.output.summary import print_change_summary, print_review_table
+
     stderr = ran.display.stderr()
     print_change_summary(stderr, result, applied=True)
     print_review_table(stderr, result)

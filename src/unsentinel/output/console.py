@@ -10,9 +10,10 @@ from __future__ import annotations
 import enum
 import os
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from rich.console import Console
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 class ColorChoice(str, enum.Enum):
@@ -32,6 +33,8 @@ def use_color(choice: ColorChoice = ColorChoice.AUTO, *, stderr: bool = False) -
 
 
 def make_console(*, stderr: bool = True, color: bool | None = None) -> Console:
+    from rich.console import Console  # rich loads only when something is printed through it
+
     """A console on stderr (or stdout); ``color`` None decides as ``--color auto`` does."""
     stream: TextIO = sys.stderr if stderr else sys.stdout
     if color is None:
