@@ -40,7 +40,7 @@ def test_version_runs_without_the_engine() -> None:
 
 
 def test_the_cli_knows_every_output_format() -> None:
-    assert OUTPUT_FORMATS == tuple(f.value for f in OutputFormat)
+    assert tuple(f.value for f in OutputFormat) == OUTPUT_FORMATS
 
 
 def test_the_lazy_root_exports_resolve() -> None:
