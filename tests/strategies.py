@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-Draw = Callable[[st.SearchStrategy[object]], object]
+Draw = st.DrawFn
 
 # Words for messages and names. Non-ASCII ones exercise encodings; none may contain quotes,
 # backslashes or braces, which would need escaping inside the literals they land in.
@@ -313,9 +313,7 @@ def lookalike_dicts(draw: Draw, o: Options) -> str:
 
 
 def lookalike_migrated(draw: Draw, o: Options) -> str:
-    migrated = (
-        'Warning(severity="blocking", message="x", field_path=None, code=warning_codes.X)'
-    )
+    migrated = 'Warning(severity="blocking", message="x", field_path=None, code=warning_codes.X)'
     return _t(f"""
         def already(warnings):
             warnings.append({migrated})

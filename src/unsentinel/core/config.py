@@ -11,7 +11,7 @@ import os
 import re
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -20,7 +20,10 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
-SEVERITIES = ("info", "advisory", "blocking")
+from unsentinel.core.model import Severity
+
+SEVERITIES = tuple(severity.value for severity in Severity)
+DEFAULT_LINE_LENGTH = 88  # black's and ruff's default
 
 DEFAULT_EXCLUDES = (
     ".git",
@@ -62,7 +65,7 @@ class ConfigError(Exception):
 class Config:
     sentinel_prefixes: tuple[str, ...] = ("BLOCK:",)
     sentinel_constants: tuple[str, ...] = ("BLOCK_WARNING_PREFIX",)
-    markers: Mapping[str, str] = field(default_factory=dict)  # extra prefix -> severity
+    markers: Mapping[str, Severity] = field(default_factory=dict)  # extra prefix -> severity
     warning_list_names: tuple[str, ...] = ("warnings",)
     info_keywords: tuple[str, ...] = DEFAULT_INFO_KEYWORDS
     codes_module: str = "warning_codes.py"
@@ -80,11 +83,13 @@ class Config:
     include_generated: bool = False
     root: Path = field(default_factory=Path.cwd)
     source: Path | None = None  # the file the settings came from, if any
+    # Where generated calls wrap: the target project's ruff / black setting, not ours.
+    line_length: int = DEFAULT_LINE_LENGTH
 
     @property
-    def severity_markers(self) -> dict[str, str]:
+    def severity_markers(self) -> dict[str, Severity]:
         """Every textual marker the rules recognise, mapped to the severity it means."""
-        markers = {prefix: "blocking" for prefix in self.sentinel_prefixes}
+        markers = {prefix: Severity.BLOCKING for prefix in self.sentinel_prefixes}
         markers.update(self.markers)
         return markers
 
@@ -110,6 +115,9 @@ DEFAULT_ERROR_HELPER = "error_response"
 _INT_KEYS = {"max-file-size"}
 _BOOL_KEYS = {"include-generated"}
 _TABLE_KEYS = {"markers"}
+# Config fields that are not [tool.unsentinel] keys: where the project is, and what it
+# already says elsewhere (the line length comes from its ruff / black configuration).
+NOT_SETTINGS = frozenset({"root", "source", "line_length"})
 KNOWN_KEYS = _LIST_KEYS | _STR_KEYS | _INT_KEYS | _BOOL_KEYS | _TABLE_KEYS | _ERROR_KEYS
 
 
@@ -165,11 +173,38 @@ def load_config(
     defaults: dict[str, Any] = {
         k: v for k, v in default_output_modules(root).items() if k not in settings
     }
+    defaults["line_length"] = project_line_length(root)
     config = Config(root=root, source=source, **defaults, **settings)
     config = replace(config, **{k: v for k, v in overrides.items() if v is not None})
     check_output_paths(config)
     check_error_helper(config)
     return config
+
+
+def project_line_length(root: Path) -> int:
+    """The line length the project formats to: ruff's, else black's, else 88.
+
+    ``ruff.toml`` / ``.ruff.toml`` win over ``[tool.ruff]`` (as in ruff); an unreadable file
+    or a value that is not a positive integer counts as unset.
+    """
+    candidates: list[tuple[Path, tuple[str, ...]]] = [
+        (root / "ruff.toml", ("line-length",)),
+        (root / ".ruff.toml", ("line-length",)),
+        (root / "pyproject.toml", ("tool", "ruff", "line-length")),
+        (root / "pyproject.toml", ("tool", "black", "line-length")),
+    ]
+    for path, keys in candidates:
+        if not path.is_file():
+            continue
+        try:
+            value: Any = _read_toml(path)
+        except ConfigError:
+            continue
+        for key in keys:
+            value = value.get(key) if isinstance(value, dict) else None
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+    return DEFAULT_LINE_LENGTH
 
 
 NOT_PACKAGES = frozenset({"tests", "test", "testing", "docs", "examples", "scripts", "benchmarks"})
@@ -406,11 +441,4 @@ def _checked(key: str, value: Any, prefix: str, source: Path) -> Any:
                 f"{source}: '{prefix}markers.\"{marker}\"' must be one of "
                 f"{', '.join(SEVERITIES)}, got {severity!r}"
             )
-    return dict(value)
-
-
-def config_keys() -> list[str]:
-    """The TOML keys, for docs and ``--help``."""
-    return sorted(
-        f.name.replace("_", "-") for f in fields(Config) if f.name not in {"root", "source"}
-    )
+    return {marker: Severity(severity) for marker, severity in value.items()}

@@ -104,7 +104,9 @@ def gather_module(
     facts = FactBook()
     source_facts = facts_of_source(suite, module.bytes)
     for _round in range(3):
-        context = analyze(module, config, facts, path=path, module_name=module_name, rules=suite.rules)
+        context = analyze(
+            module, config, facts, path=path, module_name=module_name, rules=suite.rules
+        )
         merged = merge_facts(suite, config, [facts_of_context(suite, context, source_facts)])
         if not changed_functions(facts, merged):
             return merged
@@ -152,9 +154,13 @@ class Pipeline:
             text, _encoding = decode_source(data)
         except SourceError as exc:
             return _failed(task, str(exc))
-        too_deep = _too_deep(data)
+        tree, too_deep = _python_parse(data)
         if too_deep is not None:
             return _failed(task, too_deep)
+        if tree is not None and not self.prefilter.has_candidates(data, tree):
+            # Python's own parser shows no code any rule could act on (the words were in
+            # comments, docstrings or module names): LibCST is never asked.
+            return FileResult(task.display, Status.PREFILTERED, facts=source_facts)
         try:
             module = cst.parse_module(data)
         except cst.ParserSyntaxError as exc:
@@ -203,7 +209,6 @@ class Pipeline:
             new_source=new_bytes,
             new_text=bom + new_module.code,
         )
-
 
     def _check_fixed_point(self, rewritten: cst.Module, task: FileTask) -> None:
         """Refuse a rewrite that a second run would rewrite again (ruff's convergence check).
@@ -262,8 +267,9 @@ def _read(task: FileTask, config: Config) -> bytes | FileResult:
     return data
 
 
-def _too_deep(data: bytes) -> str | None:
-    """Why ``data`` is too deeply nested to hand to LibCST, or None.
+def _python_parse(data: bytes) -> tuple[ast.Module | None, str | None]:
+    """Python's own parse of ``data`` (None where it cannot), and why the file is too deeply
+    nested to hand to LibCST (None when it is not).
 
     LibCST's native parser overflows its stack on deep nesting (thousands of parentheses,
     operators or attribute accesses): a segmentation fault that takes the whole run down.
@@ -271,15 +277,15 @@ def _too_deep(data: bytes) -> str | None:
     errors are left to LibCST, which knows grammar newer than the running Python.
     """
     try:
-        ast.parse(data)
+        return ast.parse(data), None
     except (RecursionError, MemoryError):
-        return "too deeply nested to parse (Python's own parser gives up too)"
+        return None, "too deeply nested to parse (Python's own parser gives up too)"
     except SyntaxError as exc:
         if exc.msg == "too many nested parentheses":
-            return f"too deeply nested to parse: {exc.msg}"
+            return None, f"too deeply nested to parse: {exc.msg}"
     except ValueError:  # e.g. "source code string cannot contain null bytes"
         pass
-    return None
+    return None, None
 
 
 def _syntax_error(data: bytes, exc: cst.ParserSyntaxError) -> str:
@@ -341,7 +347,9 @@ def _fix_imports(module: cst.Module, context: RuleContext) -> cst.Module:
     def is_first_party(top: str) -> bool:
         if top in generated:  # modules this run creates are the project's own
             return True
-        return any((base / top).exists() or (base / f"{top}.py").exists() for base in (root, root / "src"))
+        return any(
+            (base / top).exists() or (base / f"{top}.py").exists() for base in (root, root / "src")
+        )
 
     return fix_imports(
         module, context.imports, context.removed_imports, context.module_name, is_first_party

@@ -66,10 +66,3 @@ class FactBook:
 
     def with_entries(self, values: Iterable[Facts], *, gathered: bool = True) -> FactBook:
         return FactBook({type(value): value for value in values}, gathered=gathered)
-
-
-def merge_all(kind: type[F], values: Iterable[F]) -> F:
-    merged = kind()
-    for value in values:
-        merged = merged.merge(value)
-    return merged

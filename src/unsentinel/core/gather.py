@@ -38,9 +38,7 @@ def facts_of_context(
     return tuple(result)
 
 
-def merge_facts(
-    suite: Suite, config: Config, per_file: Iterable[tuple[Any, ...]]
-) -> FactBook:
+def merge_facts(suite: Suite, config: Config, per_file: Iterable[tuple[Any, ...]]) -> FactBook:
     """Fold every file's facts into one value per feature, then let each feature settle."""
     merged: dict[type[Any], Any] = {kind: kind() for kind in suite.facts}
     for values in per_file:

@@ -49,7 +49,9 @@ def fix_imports(
     if merged:
         context = CodemodContext(full_module_name=module_name or None)
         for request in merged:
-            AddImportsVisitor.add_needed_import(context, request.module, request.name, request.alias)
+            AddImportsVisitor.add_needed_import(
+                context, request.module, request.name, request.alias
+            )
         module = AddImportsVisitor(context).transform_module(module)
     return module
 
@@ -105,16 +107,18 @@ def _without_unused(
     return statement.with_changes(body=[node.with_changes(names=kept)])
 
 
-def _take_leading_lines(
-    following: Statement, removed: Statement
-) -> Statement:
+def _take_leading_lines(following: Statement, removed: Statement) -> Statement:
     """Keep the larger gap and every comment when ``removed`` disappears before ``following``."""
     mine = list(removed.leading_lines)
     theirs = list(following.leading_lines)
     comments = [line for line in [*mine, *theirs] if line.comment is not None]
     blanks = max(_blank_count(mine), _blank_count(theirs))
     blank_lines = [cst.EmptyLine()] * blanks
-    return following.with_changes(leading_lines=[*blank_lines, *comments] if not theirs or theirs[0].comment is None else [*blank_lines, *comments])
+    return following.with_changes(
+        leading_lines=[*blank_lines, *comments]
+        if not theirs or theirs[0].comment is None
+        else [*blank_lines, *comments]
+    )
 
 
 def _blank_count(lines: list[cst.EmptyLine]) -> int:
@@ -174,7 +178,9 @@ def _separate_from_code(module: cst.Module) -> cst.Module:
     return module.with_changes(body=body)
 
 
-def _insert(module: cst.Module, request: ImportRequest, section: Callable[[str], str]) -> cst.Module:
+def _insert(
+    module: cst.Module, request: ImportRequest, section: Callable[[str], str]
+) -> cst.Module:
     statement = _statement_for(request)
     body = list(module.body)
     imports = [i for i, s in enumerate(body) if _import_module(s) is not None]

@@ -1,6 +1,6 @@
 """Lay out a generated call so the diff reads like code a person wrote.
 
-The call stays on one line when that line stays within ``LINE_LENGTH``; otherwise each
+The call stays on one line when that line fits the project's line length; otherwise each
 keyword argument gets its own line, indented one level past the statement, with a
 trailing comma (black's "magic trailing comma" shape). Multi-line argument values keep
 their shape: continuation lines move by as many columns as the value's start moved.
@@ -12,8 +12,6 @@ from collections.abc import Sequence
 
 import libcst as cst
 
-LINE_LENGTH = 100
-
 
 def call_code(
     name: str,
@@ -24,14 +22,15 @@ def call_code(
     indent_unit: str,
     suffix_length: int,
     block_indent: int,
+    line_length: int,
 ) -> str:
     """Source for ``name(k=v, ...)`` -- or, with ``name=""``, the dict ``{"k": v, ...}`` --
     replacing an expression at 0-based ``column`` of ``line_text``; ``suffix_length``
-    characters follow the expression on its last line."""
+    characters follow the expression on its last line; ``line_length`` is the project's."""
     opener, closer = (f"{name}(", ")") if name else ("{", "}")
     items = [f"{k}={v}" if name else f'"{k}": {v}' for k, v in arguments]
     one_line = opener + ", ".join(items) + closer
-    if "\n" not in one_line and column + len(one_line) + suffix_length <= LINE_LENGTH:
+    if "\n" not in one_line and column + len(one_line) + suffix_length <= line_length:
         return one_line
     # LibCST re-adds the enclosing block's indentation to continuation lines inside
     # brackets, so everything below is written relative to that block.
@@ -59,10 +58,6 @@ def _shift(value: str, delta: int) -> str:
             blank = len(line) - len(line.lstrip(" "))
             shifted.append(line[min(blank, -delta) :])
     return "\n".join([first, *shifted])
-
-
-def parse_call(code: str) -> cst.BaseExpression:
-    return cst.parse_expression(code)
 
 
 def expression_code(node: cst.CSTNode) -> str:

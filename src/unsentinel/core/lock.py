@@ -1,4 +1,4 @@
-"""One ``apply`` at a time per project: an exclusive lock on ``<root>/.unsentinel.core.lock``.
+"""One ``apply`` at a time per project: an exclusive lock on ``<root>/.unsentinel.lock``.
 
 Two runs that rewrite the same tree at once would each compute from files the other is
 replacing. The lock is an ``flock`` on the lock file, which the kernel drops when the
@@ -14,7 +14,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-LOCK_NAME = ".unsentinel.core.lock"
+LOCK_NAME = ".unsentinel.lock"
 
 try:
     import fcntl

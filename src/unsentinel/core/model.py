@@ -30,6 +30,22 @@ class Confidence(str, enum.Enum):
     LOW = "low"
 
 
+class Severity(str, enum.Enum):
+    """How much a warning matters to the caller: the values generated code spells out."""
+
+    INFO = "info"  # context only (an auto-selected default, the operating mode)
+    ADVISORY = "advisory"  # worth showing; nothing was blocked
+    BLOCKING = "blocking"  # the operation did not (or will not) go through
+
+    # Render as the value in str() and f-strings (as ``enum.StrEnum`` does from 3.11), so
+    # generated code reads ``severity="blocking"``.
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, format_spec: str) -> str:
+        return format(self.value, format_spec)
+
+
 class Action(str, enum.Enum):
     """What the rewrite does with a site."""
 
@@ -77,12 +93,6 @@ class Position:
     column: int  # 1-based, as editors and ruff show it
     end_line: int
     end_column: int
-
-    def contains(self, other: Position) -> bool:
-        return (self.line, self.column) <= (other.line, other.column) and (
-            other.end_line,
-            other.end_column,
-        ) <= (self.end_line, self.end_column)
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,14 @@
 """The byte-level prefilter: decide, without parsing, whether a file can matter at all.
 
 Each enabled rule names the byte patterns it needs (``Rule.patterns``, by default its
-``needles``); a file that matches none of them is never handed to LibCST. This is what keeps ``check`` fast on large trees:
-most modules of a real repository mention neither a sentinel nor a warnings list.
+``needles``); a file that matches none of them is never handed to LibCST. This is what keeps
+``check`` fast on large trees: most modules of a real repository mention neither a sentinel
+nor a warnings list.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Iterable
 
@@ -16,8 +18,22 @@ from unsentinel.core.rule import Rule
 
 class Prefilter:
     def __init__(self, rules: Iterable[type[Rule]], config: Config) -> None:
-        patterns = sorted({pattern for rule in rules for pattern in rule.patterns(config)})
-        self._pattern = re.compile(b"|".join(patterns)) if patterns else None
+        self._config = config
+        self._rules = [(rule, _compiled(rule.patterns(config))) for rule in rules]
+        self._pattern = _compiled(pattern for rule in self._rules for pattern in rule[0].patterns(config))
 
     def may_match(self, data: bytes) -> bool:
+        """First look, on the bytes: does any rule's pattern occur at all?"""
         return self._pattern is not None and self._pattern.search(data) is not None
+
+    def has_candidates(self, data: bytes, tree: ast.Module) -> bool:
+        """Second look, on Python's own parse: could a rule whose pattern occurs act here?"""
+        return any(
+            pattern is not None and pattern.search(data) and rule.refine(data, tree, self._config)
+            for rule, pattern in self._rules
+        )
+
+
+def _compiled(patterns: Iterable[bytes]) -> re.Pattern[bytes] | None:
+    unique = sorted(set(patterns))
+    return re.compile(b"|".join(unique)) if unique else None

@@ -8,6 +8,8 @@ refer to the file as it was on disk, and nested edits compose.
 
 from __future__ import annotations
 
+import ast
+
 import re
 import textwrap
 from collections.abc import Callable, Mapping
@@ -300,6 +302,16 @@ class Rule(cst.BatchableCSTVisitor):
         cares about, so that ``import warnings`` alone does not cost a parse.
         """
         return tuple(re.escape(needle) for needle in cls.needles(config))
+
+    @classmethod
+    def refine(cls, data: bytes, tree: ast.Module, config: Config) -> bool:
+        """Second look, after the byte patterns matched: could the rule act on this code?
+
+        ``tree`` is the file parsed by Python's ``ast`` (fast, no LibCST). A file for which
+        every matching rule says no is never parsed by LibCST. Must never say no where the
+        rule would report or rewrite something; by default it says yes.
+        """
+        return True
 
     def finish(self) -> None:
         """Called once after the visit, for rules that decide on whole-file evidence."""

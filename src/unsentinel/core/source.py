@@ -6,6 +6,7 @@ re-encodes with the same encoding, so untouched bytes stay untouched.
 
 from __future__ import annotations
 
+import ast
 import io
 import tokenize
 
@@ -43,3 +44,20 @@ def decode_source(data: bytes) -> tuple[str, str]:
 def is_generated(data: bytes) -> bool:
     """True when the file says it is generated (LibCST's and Phabricator's convention)."""
     return GENERATED_MARKER in data[:GENERATED_SCAN_BYTES]
+
+
+def constant_names(text: str | None) -> set[str]:
+    """Names assigned at the top level of a module's source (empty if it does not parse)."""
+    if text is None:
+        return set()
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return set()
+    return {
+        target.id
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }

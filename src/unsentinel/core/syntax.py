@@ -6,7 +6,7 @@ Both features ask them; a helper lives here once, under one name with one meanin
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 import libcst as cst
 
@@ -65,7 +65,9 @@ class NodeIndex:
         self.parents: Mapping[cst.CSTNode, cst.CSTNode] = context.parents
         self.owner: dict[cst.CSTNode, cst.FunctionDef | None] = {}
         self.by_type: dict[type[cst.CSTNode], list[cst.CSTNode]] = {}
-        self._by_owner: dict[type[cst.CSTNode], dict[cst.FunctionDef | None, list[cst.CSTNode]]] = {}
+        self._by_owner: dict[
+            type[cst.CSTNode], dict[cst.FunctionDef | None, list[cst.CSTNode]]
+        ] = {}
         for node in self.parents:
             self.by_type.setdefault(type(node), []).append(node)
 
@@ -98,4 +100,4 @@ class NodeIndex:
             for node in self.by_type.get(kind, []):
                 grouped.setdefault(self.owner_of(node), []).append(node)
             self._by_owner[kind] = grouped
-        return list(grouped.get(function, []))  # type: ignore[arg-type]
+        return cast("list[T]", list(grouped.get(function, [])))  # grouped by ``kind`` above

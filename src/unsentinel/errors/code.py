@@ -18,7 +18,7 @@ message naming an executable) is a server problem, not a missing resource.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from unsentinel.core.model import Inferred
 
@@ -241,8 +241,3 @@ def _exception_codes(name: str) -> tuple[str, ...]:
 def _quote(message: str | None) -> str:
     text = message or ""
     return repr(text if len(text) <= 60 else text[:57] + "...")
-
-
-def registry_codes(extra: Iterable[str] = ()) -> frozenset[str]:
-    """The codes a repository may use: the spec's registry plus configured extras."""
-    return REGISTRY | frozenset(extra)

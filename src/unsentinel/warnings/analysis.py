@@ -23,12 +23,44 @@ if TYPE_CHECKING:
 
 # Parameters that are plumbing, not user input.
 NON_INPUT_PARAMS = frozenset(
-    ["self", "cls", "client", "ctx", "context", "session", "db", "conn", "connection", "store", "logger", "log", "api", "repo", "repository", "settings", "config", "request_context"]
+    [
+        "self",
+        "cls",
+        "client",
+        "ctx",
+        "context",
+        "session",
+        "db",
+        "conn",
+        "connection",
+        "store",
+        "logger",
+        "log",
+        "api",
+        "repo",
+        "repository",
+        "settings",
+        "config",
+        "request_context",
+    ]
 )
 NON_INPUT_TYPE_SUFFIXES = ("Client", "Store", "Session", "Logger", "Connection", "Context")
 # Parameters whose attributes, not themselves, are the input fields.
 CONTAINER_PARAM_NAMES = frozenset(
-    ["request", "req", "params", "payload", "body", "args", "input", "data", "command", "cmd", "query", "form"]
+    [
+        "request",
+        "req",
+        "params",
+        "payload",
+        "body",
+        "args",
+        "input",
+        "data",
+        "command",
+        "cmd",
+        "query",
+        "form",
+    ]
 )
 CONTAINER_TYPE_SUFFIXES = ("Request", "Params", "Input", "Payload", "Command", "Args", "Query")
 
@@ -190,7 +222,8 @@ class FileAnalysis:
         """Outermost ``a.b.c`` chains and names directly in a function (cached)."""
         if facts.chains is None:
             attributes = [
-                a for a in self.index.within(cst.Attribute, facts.node)
+                a
+                for a in self.index.within(cst.Attribute, facts.node)
                 if dotted(a) is not None and not isinstance(self.context.parent(a), cst.Attribute)
             ]
             names = [n for n in self.index.within(cst.Name, facts.node) if self._is_chain_name(n)]
@@ -215,11 +248,16 @@ class FileAnalysis:
                 return ancestor.test
             if isinstance(ancestor, cst.IfExp) and previous is not ancestor.test:
                 return ancestor.test
-            if isinstance(ancestor, (cst.ListComp, cst.GeneratorExp, cst.SetComp)) and previous is ancestor.elt:
+            if (
+                isinstance(ancestor, (cst.ListComp, cst.GeneratorExp, cst.SetComp))
+                and previous is ancestor.elt
+            ):
                 conditions = _comprehension_conditions(ancestor.for_in)
                 if conditions:
-                    return conditions[0] if len(conditions) == 1 else cst.BooleanOperation(
-                        conditions[0], cst.And(), conditions[1]
+                    return (
+                        conditions[0]
+                        if len(conditions) == 1
+                        else cst.BooleanOperation(conditions[0], cst.And(), conditions[1])
                     )
             previous = ancestor
         return None
@@ -228,7 +266,9 @@ class FileAnalysis:
         values = facts.assignments.get(name, [])
         return values[0] if len(values) == 1 else None
 
-    def tuple_assignments(self, function: cst.FunctionDef) -> list[tuple[cst.Tuple, cst.BaseExpression]]:
+    def tuple_assignments(
+        self, function: cst.FunctionDef
+    ) -> list[tuple[cst.Tuple, cst.BaseExpression]]:
         """``a, b = value`` statements of a function (``await`` unwrapped)."""
         facts = self.function(function)
         return facts.tuple_assignments
@@ -267,7 +307,10 @@ class FileAnalysis:
 
     @cached_property
     def uses_builtin_warning(self) -> bool:
-        """Does the module name the builtin ``Warning`` (``except Warning``, ``warn(.., Warning)``)?"""
+        """Does the module name the builtin ``Warning`` (``except Warning``, ``warn(m, Warning)``)?
+
+        True when ``Warning`` appears and nothing imports that name.
+        """
         return bool(re.search(r"\bWarning\b", self.context.text)) and not any(
             alias == "Warning" for alias in self._imported_names()
         )
@@ -276,7 +319,9 @@ class FileAnalysis:
         for statement in self.context.module.body:
             if isinstance(statement, cst.SimpleStatementLine):
                 for small in statement.body:
-                    if isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+                    if isinstance(small, cst.ImportFrom) and not isinstance(
+                        small.names, cst.ImportStar
+                    ):
                         for alias in small.names:
                             yield alias.evaluated_alias or alias.evaluated_name
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import enum
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from unsentinel.warnings.inference.code import Template, assign_codes
@@ -31,15 +31,15 @@ class WarningShape(enum.Enum):
 
     @property
     def item(self) -> WarningShape:
-        return WarningShape.ITEM if self in (WarningShape.LIST, WarningShape.ITEM) else WarningShape.DICT
+        return (
+            WarningShape.ITEM
+            if self in (WarningShape.LIST, WarningShape.ITEM)
+            else WarningShape.DICT
+        )
 
     @property
     def is_dict(self) -> bool:
         return self in (WarningShape.DICT, WarningShape.DICT_LIST)
-
-    @property
-    def is_list(self) -> bool:
-        return self in (WarningShape.LIST, WarningShape.DICT_LIST)
 
 
 @dataclass(frozen=True, order=True)
@@ -92,7 +92,9 @@ class WarningFacts:
     tuple_slots: frozenset[TupleSlot] = frozenset()
     params: frozenset[ParamSlot] = frozenset()
     marker_constants: Mapping[str, str] = field(default_factory=dict)  # NAME -> "BLOCK:"-like
-    constant_leftovers: frozenset[str] = frozenset()  # sentinel constants used where we can't migrate
+    constant_leftovers: frozenset[str] = (
+        frozenset()
+    )  # sentinel constants used where we can't migrate
     codes: Mapping[str, str] = field(default_factory=dict)  # template text -> constant name
     code_values: Mapping[str, str] = field(default_factory=dict)  # constant name -> value
 
@@ -138,7 +140,7 @@ class WarningFacts:
     def settle(self, config: Config) -> WarningFacts:
         """One code per template, repository-wide; codes a human kept in the module win."""
         codes, values = assign_codes(self.templates, existing_codes(config))
-        return _replace(self, codes=codes, code_values=values)
+        return replace(self, codes=codes, code_values=values)
 
     def changed_functions(self, previous: WarningFacts) -> set[str]:
         def keys(facts: WarningFacts) -> set[tuple[str, object]]:
@@ -174,17 +176,9 @@ class WarningFacts:
         return None
 
     def takes_warnings(self, function: str, key: int | str) -> bool:
-        return ParamSlot(function, key) in self.params or ParamSlot(function, key, True) in self.params
-
-    @property
-    def all_model_fields(self) -> frozenset[str]:
-        return frozenset(name for fields in self.model_fields.values() for name in fields)
-
-
-def _replace(facts: WarningFacts, **changes: Mapping[str, str]) -> WarningFacts:
-    from dataclasses import replace
-
-    return replace(facts, **changes)
+        return (
+            ParamSlot(function, key) in self.params or ParamSlot(function, key, True) in self.params
+        )
 
 
 # -- what the gather pass reads without LibCST ----------------------------------------------

@@ -120,9 +120,9 @@ class WarningFlow:
         for target, value in self.analysis.tuple_assignments(function):
             callee = last_name(value.func) if isinstance(value, cst.Call) else None
             for index, element in enumerate(target.elements):
-                if isinstance(element.value, cst.Name) and element.value.value == name:
-                    if callee and self.facts.returns_slot(callee, index):
-                        return Shape.ITEM
+                named = isinstance(element.value, cst.Name) and element.value.value == name
+                if named and callee and self.facts.returns_slot(callee, index):
+                    return Shape.ITEM
         return None
 
     def _subscript(self, expr: cst.Subscript) -> Shape | None:
@@ -178,4 +178,7 @@ def _comp_fors(
 
 def _is_definition(name: cst.Name, context: RuleContext) -> bool:
     parent = context.parent(name)
-    return isinstance(parent, (cst.AssignTarget, cst.AnnAssign)) and getattr(parent, "target", None) is name
+    return (
+        isinstance(parent, (cst.AssignTarget, cst.AnnAssign))
+        and getattr(parent, "target", None) is name
+    )

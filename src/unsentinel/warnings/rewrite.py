@@ -8,12 +8,12 @@ one sitting; see that module for the rule documentation.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import libcst as cst
 
 from unsentinel.core.layout import call_code, expression_code
-from unsentinel.core.model import Action, Inferred, Kind
+from unsentinel.core.model import Action, Confidence, Inferred, Kind, Severity
 from unsentinel.core.syntax import last_name
 from unsentinel.warnings.analysis import FunctionFacts
 from unsentinel.warnings.inference.code import Template, constant_name, slug_for
@@ -36,7 +36,9 @@ class WarningRewriter(WarningRule):
     sentinel_only: bool = True
     _as_dict: bool = False  # render the next producers as dumped dicts, not Warning(...)
 
-    def _strip(self, expr: cst.BaseExpression, site: cst.BaseExpression | None = None) -> Stripped | None:
+    def _strip(
+        self, expr: cst.BaseExpression, site: cst.BaseExpression | None = None
+    ) -> Stripped | None:
         """``site`` is the node in the original tree (``expr`` may be a rebuilt copy)."""
         return strip_marker(
             expr,
@@ -47,7 +49,7 @@ class WarningRewriter(WarningRule):
 
     def _constant_marker(self, name: str) -> Marker | None:
         if name in self.config.sentinel_constants:
-            return Marker(name, "blocking")
+            return Marker(name, Severity.BLOCKING)
         value = self.facts.marker_constants.get(name)
         if value is None:
             value = self.analysis.module_string_constants.get(name)
@@ -58,7 +60,7 @@ class WarningRewriter(WarningRule):
         found = text_marker(value, self.config.severity_markers)
         return None if found is None else Marker(name, found.severity)
 
-    def _runtime_prefix(self, site: cst.BaseExpression):  # type: ignore[no-untyped-def]
+    def _runtime_prefix(self, site: cst.BaseExpression) -> Callable[[str], RuntimePrefix | None]:
         def lookup(name: str) -> RuntimePrefix | None:
             function = self.analysis.enclosing_function(site)
             if function is None:
@@ -73,8 +75,8 @@ class WarningRewriter(WarningRule):
             return RuntimePrefix(
                 name,
                 value.test,
-                true_marker.severity if true_marker else "advisory",
-                false_marker.severity if false_marker else "advisory",
+                true_marker.severity if true_marker else Severity.ADVISORY,
+                false_marker.severity if false_marker else Severity.ADVISORY,
             )
 
         return lookup
@@ -83,7 +85,9 @@ class WarningRewriter(WarningRule):
         name = last_name(expr)
         if name is not None and not isinstance(expr, cst.SimpleString):
             return self._constant_marker(name)
-        stripped = strip_marker(expr, self.config.severity_markers, self._constant_marker, lambda _: None)
+        stripped = strip_marker(
+            expr, self.config.severity_markers, self._constant_marker, lambda _: None
+        )
         return stripped.marker if stripped else None
 
     def _producer(self, expr: cst.BaseExpression) -> None:
@@ -108,7 +112,7 @@ class WarningRewriter(WarningRule):
         self._schedule(expr, stripped, severity_code, field_path, code, as_dict=self._as_dict)
         kind = "sentinel warning" if stripped.marker or stripped.runtime else "plain warning"
         reasons = [f"template: {template!r}"]
-        low = any(v.confidence.value == "low" for v in (severity, field_path, code))
+        low = any(v.confidence is Confidence.LOW for v in (severity, field_path, code))
         self.context.report(
             self,
             expr,
@@ -121,7 +125,9 @@ class WarningRewriter(WarningRule):
             reasons=tuple(reasons),
         )
 
-    def _resolver(self, facts: FunctionFacts | None):  # type: ignore[no-untyped-def]
+    def _resolver(
+        self, facts: FunctionFacts | None
+    ) -> Callable[[cst.BaseExpression], cst.BaseExpression | None]:
         def resolve(expr: cst.BaseExpression) -> cst.BaseExpression | None:
             if facts is None or not isinstance(expr, cst.Name):
                 return None
@@ -135,7 +141,9 @@ class WarningRewriter(WarningRule):
             test = expression_code(runtime.test)
             code = f'"{runtime.when_true}" if {test} else "{runtime.when_false}"'
             reason = f"prefix {runtime.name!r} is chosen at run time by `{test}`"
-            return Inferred.high(f"{runtime.when_true} if {test} else {runtime.when_false}", reason), code
+            return Inferred.high(
+                f"{runtime.when_true} if {test} else {runtime.when_false}", reason
+            ), code
         marker = stripped.marker
         severity = infer_severity(
             template,
@@ -227,6 +235,7 @@ class WarningRewriter(WarningRule):
                 indent_unit=self.context.module.default_indent,
                 suffix_length=max(0, suffix_length),
                 block_indent=block_indent,
+                line_length=self.config.line_length,
             )
             return cst.parse_expression(text)
 
@@ -246,13 +255,18 @@ class WarningRewriter(WarningRule):
         function = self.analysis.enclosing_function(site)
         if function is None:
             return
-        uses = [n for n in self.analysis.index.within(cst.Name, function) if n.value == runtime.name]
+        uses = [
+            n for n in self.analysis.index.within(cst.Name, function) if n.value == runtime.name
+        ]
         if len(uses) != 2:  # the assignment and this one use
             return
         for statement in self.analysis.index.within(cst.SimpleStatementLine, function):
             if any(
                 isinstance(s, cst.Assign)
-                and any(isinstance(t.target, cst.Name) and t.target.value == runtime.name for t in s.targets)
+                and any(
+                    isinstance(t.target, cst.Name) and t.target.value == runtime.name
+                    for t in s.targets
+                )
                 for s in statement.body
             ):
                 self.context.replace(statement, lambda _: cst.RemoveFromParent())
@@ -312,7 +326,9 @@ def _mentioned_words(
             word = match.group(0).rstrip("=")
             # "sales_order_row_id={x}" names the field whose value follows; "force=true" is
             # an instruction, not the culprit.
-            assigns_value = match.group(1) == "=" and before_placeholder and match.end() == len(part)
+            assigns_value = (
+                match.group(1) == "=" and before_placeholder and match.end() == len(part)
+            )
             named = ("_" in word and match.group(1) != "=") or assigns_value or word in inputs
             if word in leaves and named:
                 yield word

@@ -11,13 +11,15 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from unsentinel.core.model import Severity
+
 STRINGISH = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
 
 
 @dataclass(frozen=True)
 class Marker:
     text: str  # what was found: the literal marker or the constant's name
-    severity: str
+    severity: Severity
 
 
 @dataclass(frozen=True)
@@ -26,8 +28,8 @@ class RuntimePrefix:
 
     name: str
     test: cst.BaseExpression
-    when_true: str
-    when_false: str
+    when_true: Severity
+    when_false: Severity
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ def _is_bytes(expr: cst.BaseExpression) -> bool:
     return False
 
 
-def text_marker(text: str, markers: Mapping[str, str]) -> Marker | None:
+def text_marker(text: str, markers: Mapping[str, Severity]) -> Marker | None:
     for marker, severity in sorted(markers.items(), key=lambda item: -len(item[0])):
         bare = marker.rstrip()
         if bare and text.startswith(bare):
@@ -66,7 +68,7 @@ def text_marker(text: str, markers: Mapping[str, str]) -> Marker | None:
 
 def strip_marker(
     expr: cst.BaseExpression,
-    markers: Mapping[str, str],
+    markers: Mapping[str, Severity],
     constant: MarkerLookup,
     runtime: Callable[[str], RuntimePrefix | None],
 ) -> Stripped | None:
@@ -99,7 +101,7 @@ def strip_marker(
 
 def _strip_fstring(
     expr: cst.FormattedString,
-    markers: Mapping[str, str],
+    markers: Mapping[str, Severity],
     constant: MarkerLookup,
     runtime: Callable[[str], RuntimePrefix | None],
 ) -> Stripped | None:
@@ -126,12 +128,16 @@ def _strip_fstring(
     return Stripped(_fstring(expr, rest), found, prefix)
 
 
-def _fstring(expr: cst.FormattedString, parts: list[cst.BaseFormattedStringContent]) -> cst.BaseExpression:
+def _fstring(
+    expr: cst.FormattedString, parts: list[cst.BaseFormattedStringContent]
+) -> cst.BaseExpression:
     """An f-string with ``parts``, simplified: ``f"{x}"`` -> ``x``, no placeholders -> literal."""
     if len(parts) == 1 and isinstance(parts[0], cst.FormattedStringExpression):
         only = parts[0]
-        if only.conversion is None and only.format_spec is None and isinstance(
-            only.expression, (cst.Name, cst.Attribute)
+        if (
+            only.conversion is None
+            and only.format_spec is None
+            and isinstance(only.expression, (cst.Name, cst.Attribute))
         ):
             return only.expression
     if all(isinstance(p, cst.FormattedStringText) for p in parts) and "{" not in "".join(

@@ -15,5 +15,8 @@ def emit_warning_modules(
     results: Sequence[FileResult], book: FactBook, config: Config
 ) -> list[FileResult]:
     """New or updated generated modules, as file results the writer treats like any other."""
-    emitted = [emit_codes_module(list(results), book, config), emit_model_module(list(results), config)]
+    emitted = [
+        emit_codes_module(list(results), book, config),
+        emit_model_module(list(results), config),
+    ]
     return [r for r in emitted if r is not None]

@@ -7,7 +7,6 @@ code is new the module is not touched, so a second ``apply`` changes nothing.
 
 from __future__ import annotations
 
-import ast
 import os
 import re
 from collections import defaultdict
@@ -16,6 +15,7 @@ from pathlib import Path
 from unsentinel.core.config import Config
 from unsentinel.core.facts import FactBook
 from unsentinel.core.model import FileResult, Kind, Status
+from unsentinel.core.source import constant_names
 from unsentinel.warnings.facts import WarningFacts
 
 HEADER = '''"""Stable identifiers for every kind of warning this code base emits.
@@ -68,23 +68,6 @@ def _read(path: Path) -> str | None:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
-
-
-def constant_names(text: str | None) -> set[str]:
-    """Names assigned at the top level of a module's source (empty if it does not parse)."""
-    if text is None:
-        return set()
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
-        return set()
-    return {
-        target.id
-        for node in tree.body
-        if isinstance(node, ast.Assign)
-        for target in node.targets
-        if isinstance(target, ast.Name)
-    }
 
 
 def _render(names: list[str], sites: dict[str, list[str]], values: dict[str, str]) -> str:

@@ -39,7 +39,7 @@ DOCSTRING = '''"""Structured warning on a preview/apply response.
 SEVERITY_HELP = (
     "How a consumer should respond:\\n"
     "- 'blocking': apply path will refuse; consumer must fix input or state before retrying.\\n"
-    "- 'advisory': operation will proceed but the user should know (unusual state, soft warning).\\n"
+    "- 'advisory': operation will proceed but the user should know (unusual state, soft warning).\\n"  # noqa: E501
     "- 'info': pure context, no action implied."
 )
 MESSAGE_HELP = (

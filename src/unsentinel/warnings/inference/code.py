@@ -23,25 +23,120 @@ class Template:
     text: str
     slug: str
 
+
 STOP_WORDS = frozenset(
-    ["a", "an", "the", "is", "are", "was", "were", "be", "been", "being", "of", "for", "to", "and", "or", "but", "if", "then", "so", "as", "at", "by", "on", "in", "into", "with", "from", "this", "that", "these", "those", "it", "its", "it's", "has", "have", "had", "will", "would", "can", "could", "should", "may", "might", "must", "do", "does", "did", "please", "we", "you", "your", "our", "their", "there", "here", "which", "who", "whom", "what", "when", "where", "how", "than", "also", "again", "any", "all", "each", "per", "via", "only", "just", "further", "such"]
+    [
+        "a",
+        "an",
+        "the",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "of",
+        "for",
+        "to",
+        "and",
+        "or",
+        "but",
+        "if",
+        "then",
+        "so",
+        "as",
+        "at",
+        "by",
+        "on",
+        "in",
+        "into",
+        "with",
+        "from",
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "its",
+        "it's",
+        "has",
+        "have",
+        "had",
+        "will",
+        "would",
+        "can",
+        "could",
+        "should",
+        "may",
+        "might",
+        "must",
+        "do",
+        "does",
+        "did",
+        "please",
+        "we",
+        "you",
+        "your",
+        "our",
+        "their",
+        "there",
+        "here",
+        "which",
+        "who",
+        "whom",
+        "what",
+        "when",
+        "where",
+        "how",
+        "than",
+        "also",
+        "again",
+        "any",
+        "all",
+        "each",
+        "per",
+        "via",
+        "only",
+        "just",
+        "further",
+        "such",
+    ]
 )
 
 # Words that name *what* a warning is about rather than *what is wrong*; dropping them lets
 # "MO 7 is already completed" and "PO 9 is already completed" share a code.
 ENTITY_NOUNS = frozenset(
-    ["mo", "mos", "po", "pos", "so", "sos", "order", "orders", "sales", "purchase", "manufacturing", "item", "items", "record", "records", "entry", "entries", "request", "warning", "warnings", "error", "note"]
+    [
+        "mo",
+        "mos",
+        "po",
+        "pos",
+        "so",
+        "sos",
+        "order",
+        "orders",
+        "sales",
+        "purchase",
+        "manufacturing",
+        "item",
+        "items",
+        "record",
+        "records",
+        "entry",
+        "entries",
+        "request",
+        "warning",
+        "warnings",
+        "error",
+        "note",
+    ]
 )
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 _PARENTHETICAL = re.compile(r"\([^()]*\)")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|\s[-–—]\s|:\s")
-
-
-def template_of(parts: Iterable[str | None]) -> str:
-    """Join literal parts, writing ``{}`` where a placeholder (None) stood."""
-    return "".join("{}" if part is None else part for part in parts).strip()
 
 
 def slug_words(template: str) -> list[str]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from unsentinel.core.model import Inferred
+from unsentinel.core.model import Inferred, Severity
 
 
 def infer_field_path(
@@ -28,7 +28,7 @@ def infer_field_path(
     unindexed_loop: bool = False,
 ) -> Inferred:
     mentioned, interpolated, guarding = _unique(mentioned), _unique(interpolated), _unique(guarding)
-    if severity == "info":
+    if severity == Severity.INFO:
         return Inferred.high(None, "info warnings give context; no input is at fault")
     if mentioned:
         return _maybe_low(
@@ -44,13 +44,17 @@ def infer_field_path(
             reason = f"the message interpolates the input {interpolated[0]!r}"
             return _maybe_low(Inferred.high(interpolated[0], reason), unindexed_loop)
         others = ", ".join(interpolated[1:])
-        return Inferred.low(interpolated[0], f"first of several interpolated inputs (also {others})")
+        return Inferred.low(
+            interpolated[0], f"first of several interpolated inputs (also {others})"
+        )
     if guarding:
         if len(guarding) == 1:
             reason = f"the warning is guarded by a condition on {guarding[0]!r}"
             return _maybe_low(Inferred.high(guarding[0], reason), unindexed_loop)
         others = ", ".join(guarding[:-1])
-        return Inferred.low(guarding[-1], f"last of several inputs in the condition (also {others})")
+        return Inferred.low(
+            guarding[-1], f"last of several inputs in the condition (also {others})"
+        )
     return Inferred.high(None, "no input in the message or its condition: state-driven")
 
 

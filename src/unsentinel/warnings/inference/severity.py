@@ -12,18 +12,20 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from unsentinel.core.model import Inferred
+from unsentinel.core.model import Inferred, Severity
 
 
 def infer_severity(
-    message: str, marker: str | None, marker_severity: str | None, info_keywords: Iterable[str]
+    message: str, marker: str | None, marker_severity: Severity | None, info_keywords: Iterable[str]
 ) -> Inferred:
     if marker is not None and marker_severity is not None:
         return Inferred.high(marker_severity, f"marked with {marker!r}")
     keyword = info_keyword_in(message, info_keywords)
     if keyword is not None:
-        return Inferred.high("info", f"plain warning that mentions {keyword!r} (context only)")
-    return Inferred.high("advisory", "plain warning: the code never blocked on it")
+        return Inferred.high(
+            Severity.INFO, f"plain warning that mentions {keyword!r} (context only)"
+        )
+    return Inferred.high(Severity.ADVISORY, "plain warning: the code never blocked on it")
 
 
 def info_keyword_in(message: str, keywords: Iterable[str]) -> str | None:

@@ -1,0 +1,19 @@
+"""Names vulture cannot see used: called by frameworks, by name, or kept as public API.
+
+Run: ``vulture`` (paths and settings in ``[tool.vulture]`` of pyproject.toml). A new entry
+needs a reason; dead code is deleted, not listed here.
+"""
+
+# ruff: noqa: B018, F821
+# Public API (``from unsentinel import RunResult``): the exit code of a library run.
+_.exit_code
+# Dataclass fields set positionally (ParamSlot(function, key, True)).
+_.dumped
+# Used by tests to build fact books without a gather pass.
+_.with_entries
+# Read by tests/test_rule_examples.py: why an example differs under the whole rule set.
+_.alone
+# The error-codes registry of the spec: the oracle tests/test_error_code_inference.py uses.
+_.REGISTRY
+# An output format chosen by value (--output-format gitlab).
+_.GITLAB
