@@ -8,6 +8,8 @@ The two rules differ only in which strings they take.
 
 from __future__ import annotations
 
+import ast
+
 import re
 
 import libcst as cst
@@ -17,6 +19,7 @@ from unsentinel.core.model import Action, Kind
 from unsentinel.core.syntax import last_name
 from unsentinel.warnings.facts import TupleSlot, WarningShape
 from unsentinel.warnings.rewrite import WarningRewriter
+from unsentinel.warnings.candidates import uses_warning_list
 from unsentinel.warnings.rule import warning_list_patterns
 from unsentinel.warnings.strings import is_stringish, text_marker
 
@@ -62,6 +65,14 @@ class WarningProducer(WarningRewriter):
         constants = tuple(re.escape(c.encode()) for c in config.sentinel_constants)
         lists = warning_list_patterns(config) if not cls.sentinel_only else ()
         return markers + constants + lists
+
+    @classmethod
+    def refine(cls, data: bytes, tree: ast.Module, config: Config) -> bool:
+        """A marker or a sentinel constant in the text, or a warnings list in the code."""
+        words = [m.rstrip() for m in config.severity_markers if m.strip()]
+        if any(word.encode() in data for word in (*words, *config.sentinel_constants)):
+            return True
+        return not cls.sentinel_only and uses_warning_list(tree, config)
 
     def visit_Module(self, node: cst.Module) -> None:
         for name, value in self.analysis.module_string_constants.items():

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from functools import cached_property
 
 from unsentinel.core.config import Config
 from unsentinel.core.rule import Rule
+from unsentinel.warnings.candidates import uses_warning_list
 from unsentinel.warnings.analysis import FileAnalysis
 from unsentinel.warnings.facts import WarningFacts, WarningNotes
 from unsentinel.warnings.flow import WarningFlow
@@ -24,10 +26,11 @@ def warning_list_patterns(config: Config) -> tuple[bytes, ...]:
     return tuple(
         rb"(?<!import )(?<!from )(?<![A-Za-z0-9])"
         + re.escape(name.encode())
-        + rb"(?![A-Za-z0-9_(])(?!\.(?:_|" + _WARNINGS_MODULE_API + rb")\b)(?! import)"
+        + rb"(?![A-Za-z0-9_(])(?!\.(?:_|"
+        + _WARNINGS_MODULE_API
+        + rb")\b)(?! import)"
         for name in config.warning_list_names
     )
-
 
 
 class WarningRule(Rule):
@@ -62,3 +65,7 @@ class WarningListRule(WarningRule):
     @classmethod
     def patterns(cls, config: Config) -> tuple[bytes, ...]:
         return warning_list_patterns(config)
+
+    @classmethod
+    def refine(cls, data: bytes, tree: ast.Module, config: Config) -> bool:
+        return uses_warning_list(tree, config)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+
 from dataclasses import dataclass
 
 import libcst as cst
@@ -14,6 +16,7 @@ from unsentinel.errors import build
 from unsentinel.errors.clients import ClientFinder
 from unsentinel.errors.code import infer_error_code
 from unsentinel.errors.consumers import ConsumerFinder
+from unsentinel.errors.candidates import may_hold_error_dicts
 from unsentinel.errors.facts import ErrorFacts, ErrorNotes
 from unsentinel.errors.lookalikes import reason as lookalike_reason
 from unsentinel.errors.lookalikes import suspicious
@@ -275,6 +278,10 @@ class ErrorDict(Rule):
         keys += [b'["message"]', b"['message']", b'["detail"]', b"['detail']"]
         keys += [b"jsonify(", b"JSONResponse(", b'"status": "error"', b"'status': 'error'"]
         return tuple(keys)
+
+    @classmethod
+    def refine(cls, data: bytes, tree: ast.Module, config: Config) -> bool:
+        return may_hold_error_dicts(tree)
 
     # -- producers ----------------------------------------------------------------------
     def visit_Dict(self, node: cst.Dict) -> None:

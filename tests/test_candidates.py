@@ -1,0 +1,74 @@
+"""The second look (Python's ``ast``) never hides a site from the rules.
+
+A file whose code has no candidate is never parsed by LibCST; so, for every such file we
+can find, running the whole rule set through LibCST anyway must report and change nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from unsentinel.core.config import Config
+from unsentinel.core.prefilter import Prefilter
+from unsentinel.registry import ALL_RULES, rewrite_source
+
+ROOT = Path(__file__).resolve().parents[1]
+STDLIB = Path(sysconfig.get_paths()["stdlib"])
+
+
+def _files() -> list[Path]:
+    fixtures = sorted((ROOT / "fixtures").rglob("*.py"))
+    stdlib = sorted(STDLIB.glob("*.py"))  # the top level: quick, and varied
+    return [*fixtures, *stdlib]
+
+
+def _screened_out(path: Path, prefilter: Prefilter) -> bool:
+    data = path.read_bytes()
+    if not prefilter.may_match(data):
+        return False  # the byte prefilter decides these; not what is tested here
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError):
+        return False
+    return not prefilter.has_candidates(data, tree)
+
+
+def test_screened_out_files_have_nothing_for_libcst() -> None:
+    config = Config()
+    prefilter = Prefilter(ALL_RULES, config)
+    screened = [p for p in _files() if _screened_out(p, prefilter)]
+    assert len(screened) >= 10, "the second look should screen out files that mention warnings"
+    for path in screened:
+        source = path.read_text(encoding="utf-8")
+        new, sites = rewrite_source(source, config, path=path.name)
+        assert sites == [], f"{path}: screened out, yet LibCST finds {sites[:1]}"
+        assert new == source, path
+
+
+@pytest.mark.parametrize(
+    ("source", "kept"),
+    [
+        pytest.param("import warnings\nwarnings.warn('x')\n", False, id="the warnings module"),
+        pytest.param("# collect warnings here\nx = 1\n", False, id="a comment"),
+        pytest.param('"""Return warnings."""\n', False, id="a docstring"),
+        pytest.param("def f():\n    warnings = []\n    return warnings\n", True, id="a local list"),
+        pytest.param("import warnings\ndef f(warnings):\n    return warnings\n", True, id="shadowed"),
+        pytest.param("r = resp.warnings\n", True, id="an attribute"),
+        pytest.param("r = data['warnings']\n", True, id="a string key"),
+        pytest.param("f(warnings=[])\n", True, id="a keyword"),
+        pytest.param("msg = 'see the error: log'\n", False, id="error in a string"),
+        pytest.param("return_value = {'error': str(e)}\n", True, id="an error dict"),
+        pytest.param("m = body['message']\n", True, id="a reader"),
+    ],
+)
+def test_second_look(source: str, kept: bool) -> None:
+    config = Config()
+    prefilter = Prefilter(ALL_RULES, config)
+    data = source.encode()
+    assert prefilter.may_match(data) or not kept
+    if prefilter.may_match(data):
+        assert prefilter.has_candidates(data, ast.parse(data)) is kept
