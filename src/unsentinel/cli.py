@@ -79,6 +79,12 @@ def common_options(func: F) -> F:
         click.option(
             "--select", multiple=True, metavar="CODE", help="Run only these rules (or prefixes)."
         ),
+        click.option(
+            "--target-version",
+            metavar="pyNNN",
+            help="The lowest Python the output must be valid for (e.g. py310); default: "
+            "from requires-python.",
+        ),
         click.option("--ignore", multiple=True, metavar="CODE", help="Don't run these rules."),
         click.option(
             "-j",
@@ -434,6 +440,7 @@ def _prepare(options: dict[str, Any]) -> tuple[tuple[Path, ...], Config, list[st
         "select": tuple(options.pop("select")) or None,
         "ignore": tuple(options.pop("ignore")) or None,
         "include_generated": options.pop("include_generated"),
+        "target_version": options.pop("target_version"),
     }
     anchor = paths or tuple(Path(p) for p in files_from[:1])
     try:

@@ -21,9 +21,11 @@ else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
 from unsentinel.core.model import Severity
+from unsentinel.core.pyversion import lowest_from_requires_python, parse_target
 
 SEVERITIES = tuple(severity.value for severity in Severity)
 DEFAULT_LINE_LENGTH = 88  # black's and ruff's default
+DEFAULT_TARGET = (3, 8)  # when a project says nothing, assume an old grammar: always valid
 
 DEFAULT_EXCLUDES = (
     ".git",
@@ -83,8 +85,11 @@ class Config:
     include_generated: bool = False
     root: Path = field(default_factory=Path.cwd)
     source: Path | None = None  # the file the settings came from, if any
+    target_version: str = ""  # "py310"; unset: the lowest Python `requires-python` allows
     # Where generated calls wrap: the target project's ruff / black setting, not ours.
     line_length: int = DEFAULT_LINE_LENGTH
+    # The lowest Python the output must be valid for (target-version, else requires-python).
+    target: tuple[int, int] = DEFAULT_TARGET
 
     @property
     def severity_markers(self) -> dict[str, Severity]:
@@ -113,12 +118,15 @@ _ERROR_KEYS = {"error-target", "error-helper", "error-codes"}
 ERROR_TARGETS = ("envelope", "helper")
 DEFAULT_ERROR_HELPER = "error_response"
 _INT_KEYS = {"max-file-size"}
+_VERSION_KEYS = {"target-version"}
 _BOOL_KEYS = {"include-generated"}
 _TABLE_KEYS = {"markers"}
 # Config fields that are not [tool.unsentinel] keys: where the project is, and what it
 # already says elsewhere (the line length comes from its ruff / black configuration).
-NOT_SETTINGS = frozenset({"root", "source", "line_length"})
-KNOWN_KEYS = _LIST_KEYS | _STR_KEYS | _INT_KEYS | _BOOL_KEYS | _TABLE_KEYS | _ERROR_KEYS
+NOT_SETTINGS = frozenset({"root", "source", "line_length", "target"})
+KNOWN_KEYS = (
+    _LIST_KEYS | _STR_KEYS | _INT_KEYS | _BOOL_KEYS | _TABLE_KEYS | _ERROR_KEYS | _VERSION_KEYS
+)
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -176,9 +184,30 @@ def load_config(
     defaults["line_length"] = project_line_length(root)
     config = Config(root=root, source=source, **defaults, **settings)
     config = replace(config, **{k: v for k, v in overrides.items() if v is not None})
+    config = replace(config, target=project_target(config))
     check_output_paths(config)
     check_error_helper(config)
     return config
+
+
+def project_target(config: Config) -> tuple[int, int]:
+    """The lowest Python the output must parse on: ``target-version`` (or
+    ``--target-version``), else the lower bound of the project's ``requires-python``."""
+    if config.target_version:
+        found = parse_target(config.target_version)
+        if found is None:
+            raise ConfigError(
+                f"target-version must look like 'py310', got {config.target_version!r}"
+            )
+        return found
+    try:
+        document = _read_toml(config.root / "pyproject.toml")
+    except ConfigError:
+        return DEFAULT_TARGET
+    project = document.get("project", {})
+    spec = project.get("requires-python") if isinstance(project, dict) else None
+    lowest = lowest_from_requires_python(spec) if isinstance(spec, str) else None
+    return lowest or DEFAULT_TARGET
 
 
 def project_line_length(root: Path) -> int:
@@ -424,6 +453,10 @@ def _checked(key: str, value: Any, prefix: str, source: Path) -> Any:
     if key in _STR_KEYS:
         if not isinstance(value, str) or not value:
             raise wrong("a non-empty string")
+        return value
+    if key in _VERSION_KEYS:
+        if not isinstance(value, str) or parse_target(value) is None:
+            raise ConfigError(f"{source}: '{prefix}{key}' must look like \"py310\", got {value!r}")
         return value
     if key in _INT_KEYS:
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:

@@ -11,6 +11,7 @@ import ast
 import codecs
 import os
 import stat
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from unsentinel.core.prefilter import Prefilter
 from unsentinel.core.rule import Rule, RuleContext
 from unsentinel.core.source import SourceError, decode_source, is_generated
 from unsentinel.core.suite import Suite
+from unsentinel.core.target import TargetVersionError, fit_to_target
 
 
 class RewriteError(Exception):
@@ -89,7 +91,7 @@ def rewrite_source(
     if facts is None:
         facts = gather_module(module, config, suite, path=path, module_name=module_name)
     context = analyze(module, config, facts, path=path, module_name=module_name, rules=suite.rules)
-    return apply_edits(context).code, list(context.sites)
+    return fit_to_target(apply_edits(context), config.target).code, list(context.sites)
 
 
 def gather_module(
@@ -193,11 +195,14 @@ class Pipeline:
             context.edits or context.imports or context.removed_imports
         ):
             return unchanged
-        new_module = apply_edits(context)
+        try:
+            new_module = fit_to_target(apply_edits(context), self.config.target)
+        except TargetVersionError as exc:
+            raise RewriteError(f"rewrite of {task.display}: {exc}") from exc
         new_bytes = new_module.bytes
         if new_bytes == data:
             return unchanged
-        _validate(text, new_module.code, task.display)
+        _validate(text, new_module.code, task.display, self.config.target)
         self._check_fixed_point(new_module, task)
         # The texts feed the diff, which must match the bytes git sees: keep a BOM as U+FEFF.
         bom = "\ufeff" if data.startswith(codecs.BOM_UTF8) else ""
@@ -302,20 +307,29 @@ def _syntax_error(data: bytes, exc: cst.ParserSyntaxError) -> str:
     return f"syntax error at {exc.raw_line}:{exc.raw_column + 1}: {first}"
 
 
-def _validate(original: str, new_code: str, display: str) -> None:
-    """Refuse output that does not parse. ``ast`` only judges what this Python can parse."""
+def _validate(original: str, new_code: str, display: str, target: tuple[int, int]) -> None:
+    """Refuse output that does not parse, for LibCST and for the project's lowest Python.
+
+    ``ast`` judges with the target's grammar (``feature_version``), as far as the running
+    interpreter knows it, and only where the original passes the same test: a file is
+    never refused because the running Python is older than the project.
+    """
     try:
         cst.parse_module(new_code)
     except cst.ParserSyntaxError as exc:
         raise RewriteError(f"rewrite of {display} does not parse: {exc.message}") from exc
+    grammar = min(target, sys.version_info[:2])
     try:
-        ast.parse(original)
+        ast.parse(original, feature_version=grammar)
     except SyntaxError:
         return
     try:
-        ast.parse(new_code)
+        ast.parse(new_code, feature_version=grammar)
     except SyntaxError as exc:
-        raise RewriteError(f"rewrite of {display} does not compile: {exc.msg}") from exc
+        version = ".".join(map(str, grammar))
+        raise RewriteError(
+            f"rewrite of {display} is not valid Python {version}: {exc.msg}"
+        ) from exc
 
 
 def _failed(task: FileTask, reason: str) -> FileResult:

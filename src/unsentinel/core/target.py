@@ -9,35 +9,18 @@ quote characters it cannot be re-quoted, and the file fails with a clear reason 
 being written invalid for the project.
 
 The lowest supported version comes from ``requires-python`` (``>=3.10``), or from the
-``target-version`` setting (``"py310"``, as in ruff).
+``target-version`` setting (``"py310"``, as in ruff): see :mod:`unsentinel.core.pyversion`.
 """
 
 from __future__ import annotations
-
-import re
 
 import libcst as cst
 
 PEP_701 = (3, 12)  # from this version on, f-strings may nest their own quotes
 
-_LOWER_BOUND = re.compile(r">=\s*3\s*\.\s*(\d+)|~=\s*3\s*\.\s*(\d+)|==\s*3\s*\.\s*(\d+)")
-_TARGET = re.compile(r"py3(\d+)")
-
 
 class TargetVersionError(Exception):
     """The rewrite cannot be expressed in the project's lowest Python version."""
-
-
-def lowest_from_requires_python(spec: str) -> tuple[int, int] | None:
-    """``">=3.10, <4"`` -> ``(3, 10)``; None when the specifier gives no lower bound."""
-    minors = [int(next(g for g in match.groups() if g)) for match in _LOWER_BOUND.finditer(spec)]
-    return (3, min(minors)) if minors else None
-
-
-def parse_target(value: str) -> tuple[int, int] | None:
-    """``"py311"`` -> ``(3, 11)``; None when the value is not of that form."""
-    match = _TARGET.fullmatch(value.strip().lower())
-    return (3, int(match.group(1))) if match else None
 
 
 def fit_to_target(module: cst.Module, target: tuple[int, int]) -> cst.Module:
