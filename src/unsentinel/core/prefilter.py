@@ -20,7 +20,7 @@ class Prefilter:
     def __init__(self, rules: Iterable[type[Rule]], config: Config) -> None:
         self._config = config
         self._rules = [(rule, _compiled(rule.patterns(config))) for rule in rules]
-        self._pattern = _compiled(pattern for rule in self._rules for pattern in rule[0].patterns(config))
+        self._pattern = _compiled(p for rule, _ in self._rules for p in rule.patterns(config))
 
     def may_match(self, data: bytes) -> bool:
         """First look, on the bytes: does any rule's pattern occur at all?"""
