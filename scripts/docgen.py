@@ -26,6 +26,10 @@ CONFIG_HELP = {
     "markers": "More markers, each mapped to the severity it means (info / advisory / blocking).",
     "warning_list_names": "Names of lists that carry warnings (also matches `<prefix>_<name>`).",
     "info_keywords": "Words that make a plain warning `info` (auto-selected defaults, modes).",
+    "entity_nouns": (
+        "Your domain's nouns (`order`, `invoice`, `MO`): dropped from codes so that "
+        '"MO 7 is done" and "PO 9 is done" share one; added to a short generic list.'
+    ),
     "codes_module": "Where the generated `warning_codes` module goes (relative to the root).",
     "models_module": "Where the `Warning` model is written when the repository has none.",
     "error_codes_module": "Where the generated `error_codes` module goes.",

@@ -95,7 +95,7 @@ def test_helper_is_emitted_with_a_new_model(tmp_path: Path) -> None:
     model = next(r for r in emitted if r.path.endswith("error_model.py"))
     assert model.new_text is not None
     assert "class ErrorDetail" in model.new_text
-    assert "\n\n\ndef error_response(code: str, message: str" in model.new_text
+    assert "\n\n\ndef error_response(\n    code: str, message: str" in model.new_text
     namespace: dict[str, object] = {}
     exec(compile(model.new_text, "error_model.py", "exec"), namespace)  # noqa: S102
     helper = namespace["error_response"]
@@ -124,7 +124,9 @@ def test_helper_is_appended_to_an_existing_model_once(tmp_path: Path) -> None:
 
 def test_envelope_target_never_touches_an_existing_model(tmp_path: Path) -> None:
     (tmp_path / "error_model.py").write_text("class ErrorDetail:\n    pass\n", encoding="utf-8")
-    emitted = emit_error_modules([_changed_site("a.py", "INTERNAL_ERROR")], FactBook(), Config(root=tmp_path))
+    emitted = emit_error_modules(
+        [_changed_site("a.py", "INTERNAL_ERROR")], FactBook(), Config(root=tmp_path)
+    )
     assert not [r for r in emitted if r.path.endswith("error_model.py")]
 
 

@@ -70,6 +70,7 @@ class Config:
     markers: Mapping[str, Severity] = field(default_factory=dict)  # extra prefix -> severity
     warning_list_names: tuple[str, ...] = ("warnings",)
     info_keywords: tuple[str, ...] = DEFAULT_INFO_KEYWORDS
+    entity_nouns: tuple[str, ...] = ()  # the project's domain nouns, dropped from codes
     codes_module: str = "warning_codes.py"
     models_module: str = "warning_model.py"
     error_codes_module: str = "error_codes.py"
@@ -108,6 +109,7 @@ _LIST_KEYS = {
     "sentinel-constants",
     "warning-list-names",
     "info-keywords",
+    "entity-nouns",
     "select",
     "ignore",
     "exclude",

@@ -1,20 +1,25 @@
 """A whole run: discover files, gather cross-file facts, process every file, write back.
 
 The worker pool maps :class:`~unsentinel.core.engine.Pipeline.process` over files; results come
-back in input order whatever order they finish in, so output is deterministic.
+back in input order whatever order they finish in, so output is deterministic. The pool starts
+only when the work pays for it (:data:`POOL_MIN_BYTES`), and the largest files go first so
+that no worker is left parsing a 10,000-line module while the others idle.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from unsentinel.core import journal
+from unsentinel.core.cache import CheckCache, settings_key
 from unsentinel.core.config import Config
+from unsentinel.core.decisions import Decisions
 from unsentinel.core.discovery import Discovery, discover
 from unsentinel.core.engine import Pipeline
 from unsentinel.core.facts import FactBook
@@ -32,7 +37,13 @@ from unsentinel.core.writer import (
 )
 
 GATHER_ROUNDS = 3  # each round follows warnings one call deeper; most repos converge in 2
-SERIAL_THRESHOLD = 16  # below this many files a pool costs more than it saves
+# Below this much work a pool costs more than it saves: starting the workers and sending them
+# the rules takes a few tenths of a second, about what LibCST needs for this many bytes.
+POOL_MIN_BYTES = 256 * 1024
+# A file the byte prefilter rejects is only read (and, when gathering, parsed by ``ast``):
+# roughly this many times cheaper than one that reaches LibCST.
+PREFILTERED_DISCOUNT = 16
+CHUNKS_PER_WORKER = 4  # enough to even out the tail, few enough to keep messages cheap
 
 Progress = Callable[[str, int], Callable[[], None]]
 """``progress(phase, total)`` returns an ``advance()`` callback; the CLI draws a bar."""
@@ -71,6 +82,8 @@ class RunResult:
     conflicts: tuple[tuple[str, str], ...] = ()  # --allow-partial: held back, and why
     verification: Verification | None = None  # --verify: before, after, what broke
     facts: FactBook = field(default_factory=FactBook)
+    peak_memory: tuple[int, ...] = ()  # the highest RSS, in bytes, of each process that worked
+    cached: int = 0  # check: results taken from the cache (.unsentinel_cache/)
 
     @property
     def all_results(self) -> tuple[FileResult, ...]:
@@ -102,7 +115,7 @@ class RunResult:
         if self.mode is Mode.CHECK:
             return 1 if self.findings else 0
         if self.mode is Mode.APPLY:
-            return 1 if self.written else 0
+            return 0  # everything it set out to write was written (the CLI: --exit-non-zero-on-fix)
         if self.mode is Mode.PLAN:
             return 0  # a listing, not a verdict
         return 1 if self.changed or self.findings else 0
@@ -120,9 +133,13 @@ def run(
     allow_partial: bool = False,
     verify: str | None = None,
     progress: Progress | None = None,
+    decisions: Decisions | None = None,
+    cache: bool = False,
 ) -> RunResult:
     """Run ``suite`` over ``paths`` (:func:`unsentinel.run` passes the registered one).
 
+    ``cache``: ``check`` reuses and records per-file results under the project's
+    ``.unsentinel_cache/`` (:mod:`unsentinel.core.cache`); other modes ignore it.
     ``apply`` holds the project's lock (:mod:`unsentinel.core.lock`) from discovery to the last
     write; a second ``apply`` on the same tree meanwhile raises
     :class:`~unsentinel.core.lock.LockError` at once (the CLI exits 2).
@@ -130,8 +147,12 @@ def run(
     options = ApplyOptions(allow_dirty, allow_partial, verify)
     if mode is Mode.APPLY:
         with project_lock(config.root):  # raises LockError while another apply runs
-            return _run(paths, config, mode, suite, files_from, jobs, options, progress)
-    return _run(paths, config, mode, suite, files_from, jobs, options, progress)
+            return _run(
+                paths, config, mode, suite, files_from, jobs, options, progress, decisions
+            )
+    return _run(
+        paths, config, mode, suite, files_from, jobs, options, progress, decisions, cache=cache
+    )
 
 
 def _run(
@@ -143,20 +164,39 @@ def _run(
     jobs: int | None,
     options: ApplyOptions,
     progress: Progress | None,
+    decisions: Decisions | None = None,
+    *,
+    cache: bool = False,
 ) -> RunResult:
     discovery = discover(paths, config, files_from)
     tasks = list(discovery.tasks)
     facts = FactBook()
+    usage = WorkerUsage()
     if mode.rewrites:
-        facts = gather(tasks, config, suite, jobs=jobs, progress=progress)
+        facts = gather(tasks, config, suite, jobs=jobs, progress=progress, usage=usage)
+    if decisions is not None:  # the reviewer's plan and options ride with the facts
+        facts = FactBook({**facts.entries, Decisions: decisions}, gathered=facts.gathered)
     pipeline = Pipeline(config, suite, facts, mode)
-    pipeline_results = tuple(_map(tasks, pipeline, jobs, progress, "Processing"))
+    checked: CheckCache | None = None
+    if cache and mode is Mode.CHECK:
+        checked = CheckCache(config.root, settings_key(config, [r.code for r in suite.rules]))
+        pipeline_results = _check_cached(tasks, pipeline, checked, jobs, progress, usage)
+    else:
+        pipeline_results = tuple(_map(tasks, pipeline, jobs, progress, "Processing", usage))
     emitted: tuple[FileResult, ...] = ()
     if mode.rewrites:
         emitted = tuple(
             module for emit in suite.emitters for module in emit(pipeline_results, facts, config)
         )
-    result = RunResult(mode, pipeline_results, discovery, emitted, facts=facts)
+    result = RunResult(
+        mode,
+        pipeline_results,
+        discovery,
+        emitted,
+        facts=facts,
+        peak_memory=usage.peaks(),
+        cached=checked.hits if checked is not None else 0,
+    )
     return _apply(result, config, options) if mode is Mode.APPLY else result
 
 
@@ -233,6 +273,7 @@ def gather(
     *,
     jobs: int | None = None,
     progress: Progress | None = None,
+    usage: WorkerUsage | None = None,
 ) -> FactBook:
     """The read-only pass whose facts every file's rewrite may use."""
     facts = FactBook()
@@ -240,7 +281,7 @@ def gather(
     pending = list(tasks)
     for _round in range(GATHER_ROUNDS):
         pipeline = Pipeline(config, suite, facts, Mode.CHECK, gather=True)
-        for result in _map(pending, pipeline, jobs, progress, "Gathering"):
+        for result in _map(pending, pipeline, jobs, progress, "Gathering", usage):
             results[result.path] = result
         merged = merge_results(suite, config, results.values())
         changed = changed_functions(facts, merged)
@@ -286,9 +327,9 @@ def write_changes(
         if (problem := _unwritable(r, t, config)) is not None
     ]
     if problems:
-        return replace(
-            result, write_errors=tuple(problems), held_back=tuple(r.path for r in changed)
-        )
+        unwritable = {path for path, _reason in problems}
+        held = tuple(r.path for r in changed if r.path not in unwritable)
+        return replace(result, write_errors=tuple(problems), held_back=held)
     entries = [_journal_entry(r, t, config.root) for r, t in zip(changed, targets, strict=True)]
     try:
         journal.record(config.root, entries)
@@ -343,7 +384,63 @@ def _write_one(file_result: FileResult, target: Path) -> str | None:
     return None
 
 
+# -- the check cache ------------------------------------------------------------------------
+
+
+def _check_cached(
+    tasks: Sequence[FileTask],
+    pipeline: Pipeline,
+    cache: CheckCache,
+    jobs: int | None,
+    progress: Progress | None,
+    usage: WorkerUsage,
+) -> tuple[FileResult, ...]:
+    """``check`` through the cache: hits come from disk, misses from the pipeline (and are kept).
+
+    A fresh result is kept only if the file still has the bytes its key was made from, so a
+    file edited while it was being checked is never cached under its old contents.
+    """
+    limit = pipeline.config.max_file_size
+    keys = [cache.key(task, limit) for task in tasks]
+    found = [
+        None if key is None else cache.load(key, task)
+        for task, key in zip(tasks, keys, strict=True)
+    ]
+    missing = [index for index, result in enumerate(found) if result is None]
+    fresh = _map([tasks[i] for i in missing], pipeline, jobs, progress, "Processing", usage)
+    for index, result in zip(missing, fresh, strict=True):
+        found[index] = result
+        key = keys[index]
+        if key is not None and cache.key(tasks[index], limit) == key:
+            cache.store(key, result)
+    return tuple(result for result in found if result is not None)
+
+
 # -- the pool -----------------------------------------------------------------------------
+
+
+@dataclass
+class WorkerUsage:
+    """The peak memory of every process that ran the pipeline, for ``--statistics``."""
+
+    by_process: dict[int, int] = field(default_factory=dict)  # pid -> peak RSS in bytes
+
+    def note(self, pid: int, peak: int) -> None:
+        self.by_process[pid] = max(peak, self.by_process.get(pid, 0))
+
+    def peaks(self) -> tuple[int, ...]:
+        return tuple(sorted(self.by_process.values(), reverse=True))
+
+
+def peak_rss() -> int:
+    """This process's peak resident set size in bytes (0 where the platform cannot say)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows
+        return 0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024  # Linux counts KiB
+
 
 _worker_pipeline: Pipeline | None = None
 
@@ -353,9 +450,11 @@ def _init_worker(pipeline: Pipeline) -> None:
     _worker_pipeline = pipeline
 
 
-def _work(task: FileTask) -> FileResult:
+def _work(tasks: list[FileTask]) -> tuple[list[FileResult], int, int]:
+    """One chunk in a worker: its results, and the worker's pid and peak memory so far."""
     assert _worker_pipeline is not None
-    return _worker_pipeline.process(task)
+    results = [_worker_pipeline.process(task) for task in tasks]
+    return results, os.getpid(), peak_rss()
 
 
 def effective_jobs(jobs: int | None) -> int:
@@ -368,18 +467,108 @@ def _map(
     jobs: int | None,
     progress: Progress | None,
     phase: str,
+    usage: WorkerUsage | None = None,
 ) -> Iterator[FileResult]:
+    """``pipeline.process`` over ``tasks``, results in input order; a pool only when it pays."""
+    usage = usage if usage is not None else WorkerUsage()
     advance = progress(phase, len(tasks)) if progress else (lambda: None)
     workers = min(effective_jobs(jobs), len(tasks))
-    if workers <= 1 or len(tasks) < SERIAL_THRESHOLD:
+    if workers <= 1 or not worth_a_pool(tasks, pipeline):
         for task in tasks:
             yield pipeline.process(task)
             advance()
+        usage.note(os.getpid(), peak_rss())
         return
-    chunksize = max(1, len(tasks) // (workers * 8))
+    chunks = schedule(tasks, workers)
+    yield from _pooled(tasks, pipeline, min(workers, len(chunks)), chunks, advance, usage)
+
+
+def worth_a_pool(tasks: Sequence[FileTask], pipeline: Pipeline) -> bool:
+    """Is there at least :data:`POOL_MIN_BYTES` of work, by the bytes LibCST will see?
+
+    Files the byte prefilter passes count in full, the others at a discount; the count
+    stops as soon as the answer is yes, largest files first.
+    """
+    estimate = 0
+    for task in sorted(tasks, key=_size, reverse=True):
+        data = _head(task, pipeline.config.max_file_size)
+        if data is None:
+            continue
+        matches = pipeline.prefilter.may_match(data)
+        estimate += len(data) if matches else len(data) // PREFILTERED_DISCOUNT
+        if estimate >= POOL_MIN_BYTES:
+            return True
+    return False
+
+
+def schedule(tasks: Sequence[FileTask], workers: int) -> list[list[int]]:
+    """Chunks of task indices, largest files first, each about an equal share of the bytes.
+
+    A large file fills a chunk on its own and starts early; small files travel together,
+    so a thousand of them cost a few dozen messages, not a thousand.
+    """
+    sizes = [_size(task) + _PER_FILE for task in tasks]
+    budget = max(1, sum(sizes) // (workers * CHUNKS_PER_WORKER))
+    chunks: list[list[int]] = []
+    current: list[int] = []
+    weight = 0
+    for index in sorted(range(len(tasks)), key=lambda i: sizes[i], reverse=True):
+        current.append(index)
+        weight += sizes[index]
+        if weight >= budget:
+            chunks.append(current)
+            current, weight = [], 0
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+_PER_FILE = 2048  # opening, reading and reporting a file, in bytes' worth of parsing
+
+
+def _size(task: FileTask) -> int:
+    try:
+        return os.stat(task.path).st_size
+    except OSError:
+        return 0
+
+
+def _head(task: FileTask, limit: int) -> bytes | None:
+    """The file's bytes, or None when it cannot be read or will be skipped as too large."""
+    if _size(task) > limit:
+        return None
+    try:
+        return task.path.read_bytes()
+    except OSError:
+        return None
+
+
+def _pooled(
+    tasks: Sequence[FileTask],
+    pipeline: Pipeline,
+    workers: int,
+    chunks: list[list[int]],
+    advance: Callable[[], None],
+    usage: WorkerUsage,
+) -> Iterator[FileResult]:
+    """Run ``chunks`` in a pool, in the order given; yield results in input order."""
+    ready: dict[int, FileResult] = {}
+    following = 0  # the next index to yield
     with ProcessPoolExecutor(
         max_workers=workers, initializer=_init_worker, initargs=(pipeline,)
     ) as pool:
-        for result in pool.map(_work, tasks, chunksize=chunksize):
-            yield result
-            advance()
+        pending: dict[Future[tuple[list[FileResult], int, int]], list[int]] = {
+            pool.submit(_work, [tasks[i] for i in chunk]): chunk for chunk in chunks
+        }
+        while pending:
+            done, _running = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                chunk = pending.pop(future)
+                results, pid, peak = future.result()
+                usage.note(pid, peak)
+                for index, result in zip(chunk, results, strict=True):
+                    ready[index] = result
+                    advance()
+            while following in ready:
+                yield ready.pop(following)
+                following += 1

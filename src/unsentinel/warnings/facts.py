@@ -14,7 +14,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from unsentinel.warnings.inference.code import Template, assign_codes
+from unsentinel.warnings.graph import (
+    Blocker,
+    Carrier,
+    ConstantUse,
+    Link,
+    carrier_name,
+    settle_blocked,
+)
+from unsentinel.warnings.inference.code import Template, assign_codes, entity_nouns
 
 if TYPE_CHECKING:
     from unsentinel.core.config import Config
@@ -79,6 +87,9 @@ class WarningNotes:
     tuple_slots: set[TupleSlot] = field(default_factory=set)
     params: set[ParamSlot] = field(default_factory=set)
     marker_constants: dict[str, str] = field(default_factory=dict)
+    links: set[Link] = field(default_factory=set)  # flows between carriers (warnings/graph)
+    blockers: set[Blocker] = field(default_factory=set)
+    constant_uses: set[ConstantUse] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -97,6 +108,10 @@ class WarningFacts:
     )  # sentinel constants used where we can't migrate
     codes: Mapping[str, str] = field(default_factory=dict)  # template text -> constant name
     code_values: Mapping[str, str] = field(default_factory=dict)  # constant name -> value
+    links: frozenset[Link] = frozenset()
+    blockers: frozenset[Blocker] = frozenset()
+    constant_uses: frozenset[ConstantUse] = frozenset()
+    blocked: Mapping[Carrier, Blocker] = field(default_factory=dict)  # settled: group -> why
 
     # -- the protocol -------------------------------------------------------------------
     @classmethod
@@ -120,6 +135,9 @@ class WarningFacts:
             params=frozenset(notes.params),
             marker_constants=dict(notes.marker_constants),
             constant_leftovers=frozenset(left_behind),
+            links=frozenset(notes.links),
+            blockers=frozenset(notes.blockers),
+            constant_uses=frozenset(notes.constant_uses),
         )
 
     def merge(self, other: WarningFacts) -> WarningFacts:
@@ -135,12 +153,25 @@ class WarningFacts:
             params=self.params | other.params,
             marker_constants={**self.marker_constants, **other.marker_constants},
             constant_leftovers=self.constant_leftovers | other.constant_leftovers,
+            links=self.links | other.links,
+            blockers=self.blockers | other.blockers,
+            constant_uses=self.constant_uses | other.constant_uses,
         )
 
     def settle(self, config: Config) -> WarningFacts:
         """One code per template, repository-wide; codes a human kept in the module win."""
-        codes, values = assign_codes(self.templates, existing_codes(config))
-        return replace(self, codes=codes, code_values=values)
+        codes, values = assign_codes(self.templates, existing_codes(config), entity_nouns(config))
+        # Connected groups with a blocker stay as they are; the constants their producers
+        # spell stay in use.
+        blocked = settle_blocked(self.links, self.blockers)
+        kept = {use.name for use in self.constant_uses if use.carrier in blocked}
+        return replace(
+            self,
+            codes=codes,
+            code_values=values,
+            blocked=blocked,
+            constant_leftovers=self.constant_leftovers | kept,
+        )
 
     def changed_functions(self, previous: WarningFacts) -> set[str]:
         def keys(facts: WarningFacts) -> set[tuple[str, object]]:
@@ -151,7 +182,10 @@ class WarningFacts:
                 *((param.function, param) for param in facts.params),
             }
 
-        return {name for name, _what in keys(self) ^ keys(previous)}
+        changed = {name for name, _what in keys(self) ^ keys(previous)}
+        # A group that became blocked (or free) changes what every file touching it does.
+        moved = set(self.blocked.items()) ^ set(previous.blocked.items())
+        return changed | {carrier_name(carrier) for carrier, _blocker in moved}
 
     # -- questions the rules ask ------------------------------------------------------------
     def return_shape(self, function: str) -> WarningShape | None:

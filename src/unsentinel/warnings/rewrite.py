@@ -16,7 +16,7 @@ from unsentinel.core.layout import call_code, expression_code
 from unsentinel.core.model import Action, Confidence, Inferred, Kind, Severity
 from unsentinel.core.syntax import last_name
 from unsentinel.warnings.analysis import FunctionFacts
-from unsentinel.warnings.inference.code import Template, constant_name, slug_for
+from unsentinel.warnings.inference.code import Template, constant_name, entity_nouns, slug_for
 from unsentinel.warnings.inference.field_path import infer_field_path
 from unsentinel.warnings.inference.severity import infer_severity
 from unsentinel.warnings.rule import WarningRule
@@ -102,13 +102,18 @@ class WarningRewriter(WarningRule):
         parts = pieces(stripped.message, self._resolver(facts))
         template = template_text(parts)
         severity, severity_code = self._severity(stripped, template)
+        decided = self.context.decide(expr, "severity", severity)  # an edited plan's value
+        if decided is not severity:
+            severity, severity_code = decided, _severity_code(decided.value)
         field_path = self._field_path(expr, parts, facts, severity.value)
+        field_path = self.context.decide(expr, "field_path", field_path)
         if self.context.is_test_file:
             # Test data stands for real warnings; it must not mint codes of its own.
             code = Inferred.high(None, "test data: no code of its own")
         else:
             code = self._code(template, function)
             self.notes.templates.append(_template(template))
+        code = self.context.decide(expr, "code", code)
         self._schedule(expr, stripped, severity_code, field_path, code, as_dict=self._as_dict)
         kind = "sentinel warning" if stripped.marker or stripped.runtime else "plain warning"
         reasons = [f"template: {template!r}"]
@@ -187,7 +192,7 @@ class WarningRewriter(WarningRule):
                 return Inferred.low(known, "the template yields a one-word code")
             return Inferred.high(known, "from the message template")
         if re.search(r"[A-Za-z]{2,}", template.replace("{}", "")):
-            slug = slug_for(template)
+            slug = slug_for(template, nouns=entity_nouns(self.config))
             if "_" not in slug:
                 return Inferred.low(constant_name(slug), "the template yields a one-word code")
             return Inferred.high(constant_name(slug), "from the message template")
@@ -306,7 +311,19 @@ class WarningRewriter(WarningRule):
 
 
 def _template(text: str) -> Template:
-    return Template(text, slug_for(text))
+    return Template(text, slug_for(text))  # the slug is settled repo-wide in WarningFacts
+
+
+_RUNTIME_SEVERITY = re.compile(r"^(\w+) if (.+) else (\w+)$")
+
+
+def _severity_code(value: str | None) -> str:
+    """The code for a severity a plan decided: ``"blocking"``, or the run-time choice."""
+    runtime = _RUNTIME_SEVERITY.match(value or "")
+    if runtime is None:
+        return f'"{value}"'
+    when_true, test, when_false = runtime.groups()
+    return f'"{when_true}" if {test} else "{when_false}"'
 
 
 def _path_code(path: str | None) -> str:

@@ -10,8 +10,13 @@ the first template keeps the short slug, later ones grow a word at a time, then 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from unsentinel.core.config import Config
 
 MAX_WORDS = 4
 
@@ -104,21 +109,11 @@ STOP_WORDS = frozenset(
     ]
 )
 
-# Words that name *what* a warning is about rather than *what is wrong*; dropping them lets
-# "MO 7 is already completed" and "PO 9 is already completed" share a code.
-ENTITY_NOUNS = frozenset(
+# Words that name *what* a warning is about rather than *what is wrong*, in any domain.
+# Dropping them lets "item 7 is already completed" and "item 9 ..." share a code. The
+# project's own nouns ("order", "invoice", "MO") come from the `entity-nouns` setting.
+GENERIC_ENTITY_NOUNS = frozenset(
     [
-        "mo",
-        "mos",
-        "po",
-        "pos",
-        "so",
-        "sos",
-        "order",
-        "orders",
-        "sales",
-        "purchase",
-        "manufacturing",
         "item",
         "items",
         "record",
@@ -139,7 +134,7 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|\s[-–—]\s|:\s")
 
 
-def slug_words(template: str) -> list[str]:
+def slug_words(template: str, nouns: frozenset[str] = GENERIC_ENTITY_NOUNS) -> list[str]:
     """The meaningful words of a template's first substantial clause, in order.
 
     A clause that is only a label ("Row {}:", "rows[{}]:") is skipped; if no clause has two
@@ -147,39 +142,44 @@ def slug_words(template: str) -> list[str]:
     """
     text = _PARENTHETICAL.sub(" ", _PLACEHOLDER.sub(" ", template))
     for clause in _SENTENCE_END.split(text):
-        words = _meaningful(clause)
+        words = _meaningful(clause, nouns)
         if len(words) >= 2:
             return words
-    return _meaningful(text) or ["warning"]
+    return _meaningful(text, nouns) or ["warning"]
 
 
-def extended_words(template: str) -> list[str]:
+def extended_words(template: str, nouns: frozenset[str] = GENERIC_ENTITY_NOUNS) -> list[str]:
     """The slug words followed by every other meaningful word: material to disambiguate."""
-    words = slug_words(template)
-    rest = [w for w in _meaningful(_PLACEHOLDER.sub(" ", template)) if w not in words]
+    words = slug_words(template, nouns)
+    rest = [w for w in _meaningful(_PLACEHOLDER.sub(" ", template), nouns) if w not in words]
     return words + rest
 
 
 NEGATIONS = frozenset({"no", "not", "without"})
 
 
-def _meaningful(text: str) -> list[str]:
+def _meaningful(text: str, nouns: frozenset[str]) -> list[str]:
     """Content words: no stop-words, no entity nouns -- except right after a negation
-    ("wave has no orders" keeps "orders"), and nothing inside parentheses."""
-    words = [w.lower() for w in _WORD.findall(_PARENTHETICAL.sub(" ", text))]
+    ("wave has no orders" keeps "orders"), and nothing inside parentheses. Accented
+    letters keep their base letter ("café" -> "cafe"), so codes stay ASCII identifiers."""
+    plain = unicodedata.normalize("NFKD", _PARENTHETICAL.sub(" ", text).casefold())
+    plain = "".join(c for c in plain if not unicodedata.combining(c))
+    words = [w.lower() for w in _WORD.findall(plain)]
     kept = []
     negated = False
     for word in words:
         if word in STOP_WORDS:
             continue  # "no such order": the negation still governs "order"
-        if word not in ENTITY_NOUNS or negated:
+        if word not in nouns or negated:
             kept.append(word)
         negated = word in NEGATIONS
     return kept
 
 
-def slug_for(template: str, words: int = MAX_WORDS) -> str:
-    return "_".join(slug_words(template)[:words])
+def slug_for(
+    template: str, words: int = MAX_WORDS, nouns: frozenset[str] = GENERIC_ENTITY_NOUNS
+) -> str:
+    return "_".join(slug_words(template, nouns)[:words])
 
 
 def constant_name(slug: str) -> str:
@@ -188,7 +188,9 @@ def constant_name(slug: str) -> str:
 
 
 def assign_codes(
-    templates: Iterable[Template], existing: Mapping[str, str] | None = None
+    templates: Iterable[Template],
+    existing: Mapping[str, str] | None = None,
+    nouns: frozenset[str] = GENERIC_ENTITY_NOUNS,
 ) -> tuple[dict[str, str], dict[str, str]]:
     """Map each template text to a constant name, and each constant name to its value.
 
@@ -201,7 +203,7 @@ def assign_codes(
     used_slugs: dict[str, str] = {}  # slug -> template that owns it
     codes: dict[str, str] = {}
     for text in sorted({t.text for t in templates}):
-        slug = _unique_slug(text, used_slugs)
+        slug = _unique_slug(text, used_slugs, nouns)
         used_slugs[slug] = text
         name = by_value.get(slug) or constant_name(slug)
         codes[text] = name
@@ -209,11 +211,11 @@ def assign_codes(
     return codes, values
 
 
-def _unique_slug(text: str, used: Mapping[str, str]) -> str:
-    slug = slug_for(text)
+def _unique_slug(text: str, used: Mapping[str, str], nouns: frozenset[str]) -> str:
+    slug = slug_for(text, nouns=nouns)
     if slug not in used:
         return slug
-    words = extended_words(text)
+    words = extended_words(text, nouns)
     for count in range(len(slug.split("_")) + 1, len(words) + 1):
         slug = "_".join(words[:count])
         if slug not in used:
@@ -223,3 +225,8 @@ def _unique_slug(text: str, used: Mapping[str, str]) -> str:
     while f"{base}_{number}" in used:
         number += 1
     return f"{base}_{number}"
+
+
+def entity_nouns(config: Config) -> frozenset[str]:
+    """The generic entity nouns plus the project's own (``entity-nouns``)."""
+    return GENERIC_ENTITY_NOUNS | {noun.lower() for noun in config.entity_nouns}
