@@ -1,8 +1,14 @@
-"""Bad input never stops the run: one ``error: path: reason`` line each, exit 2, no damage."""
+"""Bad input never stops the reading: one line each, exit 2, no damage.
+
+Each bad file gets one ``error: path: reason`` line (a syntax error reads like a finding,
+``path:line:col: syntax error: <Python's own message>``); ``check`` goes on with the other
+files, and ``apply`` writes nothing at all (a migration is applied whole or not at all).
+"""
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +26,20 @@ pytestmark = pytest.mark.usefixtures("detector_rules")
 
 GOOD = 'warnings.append("BLOCK: order is empty")\n'
 GOOD_FINDING = "good.py:1:17: UNS001 String starts with sentinel prefix 'BLOCK:'\n"
+PY2 = b'print "BLOCK: python 2 print statement"\n'
+
+
+def _python_syntax_error(source: bytes) -> tuple[int, int, str]:
+    """Where and how Python itself rejects ``source``: the words the one-line error must use."""
+    try:
+        compile(source, "<bad>", "exec")
+    except SyntaxError as error:
+        assert error.lineno is not None
+        return error.lineno, error.offset or 1, error.msg
+    raise AssertionError("the source was supposed to be a syntax error")
+
+
+_PY2_LINE, _PY2_COLUMN, _PY2_MESSAGE = _python_syntax_error(PY2)
 
 
 def _write(path: Path, data: bytes) -> None:
@@ -37,33 +57,40 @@ def _broken_link(path: Path) -> None:
 BadMaker = Callable[[Path], None]
 
 CASES = [
+    # A syntax error is one line without the "error: " prefix, in Python's own words.
     pytest.param(
         "py2.py",
-        lambda p: _write(p, b'print "BLOCK: python 2 print statement"\n'),
-        "syntax error at 1:",
+        lambda p: _write(p, PY2),
+        f"py2.py:{_PY2_LINE}:{_PY2_COLUMN}: syntax error: {_PY2_MESSAGE}",
         id="python 2 syntax",
     ),
     pytest.param(
         "latin.py",
         lambda p: _write(p, b'x = "BLOCK: caf\xe9 closed"\n'),
-        "cannot decode as utf-8: invalid byte 0xe9 on line 1",
+        "error: latin.py: cannot decode as utf-8: invalid byte 0xe9 on line 1",
         id="undecodable bytes",
     ),
     pytest.param(
         "nul.py",
         lambda p: _write(p, b'x = "BLOCK: a"\n\x00\x00\n'),
-        "contains NUL bytes",
+        "error: nul.py: contains NUL bytes",
         id="NUL bytes",
     ),
     pytest.param(
         "cookie.py",
         lambda p: _write(p, b'# -*- coding: klingon -*-\nx = "BLOCK: a"\n'),
-        "bad coding declaration",
+        "error: cookie.py: bad coding declaration",
         id="unknown coding cookie",
     ),
-    pytest.param("f.py", _fifo, "not a regular file", id="FIFO named f.py"),
-    pytest.param("link.py", _broken_link, "broken symbolic link", id="broken symlink"),
+    pytest.param("f.py", _fifo, "error: f.py: not a regular file", id="FIFO named f.py"),
+    pytest.param(
+        "link.py", _broken_link, "error: link.py: broken symbolic link", id="broken symlink"
+    ),
 ]
+HELD_BACK = (
+    "error: nothing written: {failed} file(s) failed, so the {held} file(s) that would change "
+    "were held back (a migration is applied whole or not at all)"
+)
 
 
 @pytest.fixture
@@ -73,8 +100,16 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
+_SYNTAX_ERROR_LINE = re.compile(r"\S+:\d+:\d+: syntax error: \S")
+
+
 def _error_lines(stderr: str) -> list[str]:
-    return [line for line in stderr.splitlines() if line.startswith("error:")]
+    """``error: ...`` lines and one-line syntax errors (``path:line:col: syntax error: ...``)."""
+    return [
+        line
+        for line in stderr.splitlines()
+        if line.startswith("error:") or _SYNTAX_ERROR_LINE.match(line)
+    ]
 
 
 def _snapshot(directory: Path) -> dict[str, bytes | None]:
@@ -86,22 +121,27 @@ def _snapshot(directory: Path) -> dict[str, bytes | None]:
     }
 
 
-@pytest.mark.parametrize(("name", "make", "reason"), CASES)
+@pytest.mark.parametrize(("name", "make", "expected"), CASES)
 def test_check_reports_one_line_and_goes_on(
-    cli: CliRunner, project: Path, name: str, make: BadMaker, reason: str
+    cli: CliRunner, project: Path, name: str, make: BadMaker, expected: str
 ) -> None:
     make(project / name)
     result = cli.invoke(main, ["check", "."])
     assert result.exit_code == 2
     [line] = _error_lines(result.stderr)
-    assert line.startswith(f"error: {name}: ")
-    assert reason in line
+    assert line.startswith(expected)
+    assert name in expected
     assert result.stdout == GOOD_FINDING
 
 
-@pytest.mark.parametrize(("name", "make", "reason"), CASES)
+@pytest.mark.parametrize(("name", "make", "expected"), CASES)
 def test_apply_writes_nothing_when_one_file_is_bad(
-    cli: CliRunner, project: Path, rewriting_rule: type[Rule], name: str, make: BadMaker, reason: str
+    cli: CliRunner,
+    project: Path,
+    rewriting_rule: type[Rule],
+    name: str,
+    make: BadMaker,
+    expected: str,
 ) -> None:
     """All or nothing: the bad file is reported and the good one is held back, unwritten."""
     make(project / name)
@@ -110,23 +150,32 @@ def test_apply_writes_nothing_when_one_file_is_bad(
     result = cli.invoke(main, ["apply", "."])
     assert result.exit_code == 2
     *failures, held_back = result.stderr.strip().splitlines()
-    assert len(failures) == 1 and name in failures[0]  # the bad file, in the error's format
-    assert held_back.startswith("error: nothing written: 1 file(s) failed")
+    assert len(failures) == 1 and failures[0].startswith(expected)  # the bad file, one line
+    assert held_back == HELD_BACK.format(failed=1, held=1)  # good.py
     assert (project / "good.py").read_text() == good_before
     assert _snapshot(project) == before  # nothing touched, no temp file left
 
 
-@pytest.mark.parametrize(("name", "make", "reason"), CASES)
+@pytest.mark.parametrize(("name", "make", "expected"), CASES)
 def test_explicit_bad_argument(
-    cli: CliRunner, project: Path, name: str, make: BadMaker, reason: str
+    cli: CliRunner, project: Path, name: str, make: BadMaker, expected: str
 ) -> None:
     make(project / name)
     result = cli.invoke(main, ["check", name, "good.py"])
     assert result.exit_code == 2
     [line] = _error_lines(result.stderr)
-    assert line.startswith(f"error: {name}: ")
-    assert reason in line
+    assert line.startswith(expected)
+    assert name in expected
     assert result.stdout == GOOD_FINDING
+
+
+def test_a_syntax_error_is_exactly_one_line_in_pythons_words(cli: CliRunner, project: Path) -> None:
+    """No ``error: `` prefix, no LibCST token list: ``path:line:col: syntax error: <message>``."""
+    (project / "py2.py").write_bytes(PY2)
+    result = cli.invoke(main, ["check", "."])
+    assert result.exit_code == 2
+    lines = [line for line in result.stderr.splitlines() if "py2.py" in line]
+    assert lines == [f"py2.py:{_PY2_LINE}:{_PY2_COLUMN}: syntax error: {_PY2_MESSAGE}"]
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root can read a chmod 000 file")
@@ -174,16 +223,32 @@ def _after_discovery(monkeypatch: pytest.MonkeyPatch, action: Callable[[], None]
     monkeypatch.setattr(unsentinel.core.runner, "discover", discover)
 
 
-@pytest.mark.parametrize("command", ["check", "apply"])
+@pytest.mark.parametrize(
+    ("command", "held_back"),
+    [
+        pytest.param("check", [], id="check"),
+        # apply: the vanished file failed, so good.py is held back and nothing is written.
+        pytest.param("apply", [HELD_BACK.format(failed=1, held=1)], id="apply"),
+    ],
+)
 def test_file_vanishes_mid_run(
-    cli: CliRunner, project: Path, monkeypatch: pytest.MonkeyPatch, rewriting_rule: type[Rule], command: str
+    cli: CliRunner,
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    rewriting_rule: type[Rule],
+    command: str,
+    held_back: list[str],
 ) -> None:
     (project / "gone.py").write_text(GOOD)
     _after_discovery(monkeypatch, (project / "gone.py").unlink)
     result = cli.invoke(main, [command, "."])
     assert result.exit_code == 2
-    assert _error_lines(result.stderr) == ["error: gone.py: file vanished before it could be read"]
+    assert _error_lines(result.stderr) == [
+        "error: gone.py: file vanished before it could be read",
+        *held_back,
+    ]
     assert not (project / "gone.py").exists()
+    assert (project / "good.py").read_text() == GOOD
 
 
 def test_file_replaced_by_a_directory_mid_run(
@@ -205,7 +270,8 @@ def test_file_replaced_by_a_directory_mid_run(
 def test_file_vanishes_between_processing_and_writing(
     cli: CliRunner, project: Path, monkeypatch: pytest.MonkeyPatch, rewriting_rule: type[Rule]
 ) -> None:
-    """apply must not resurrect a file somebody deleted while the run was computing it."""
+    """apply must not resurrect a file somebody deleted while the run was computing it,
+    and, that file having failed, writes nothing else either: good.py is held back."""
     (project / "gone.py").write_text(GOOD)
     real_write_changes = unsentinel.core.runner.write_changes
 
@@ -216,11 +282,12 @@ def test_file_vanishes_between_processing_and_writing(
     monkeypatch.setattr(unsentinel.core.runner, "write_changes", write_changes)
     result = cli.invoke(main, ["apply", "."])
     assert result.exit_code == 2
-    [line] = _error_lines(result.stderr)
-    assert line.startswith("error: gone.py: ")
-    assert "vanished" in line
+    assert _error_lines(result.stderr) == [
+        "error: gone.py: vanished before it could be written; not recreated",
+        HELD_BACK.format(failed=1, held=1),  # good.py, not the vanished file itself
+    ]
     assert not (project / "gone.py").exists()
-    assert (project / "good.py").read_text() == GOOD.replace("BLOCK:", "OK:")
+    assert (project / "good.py").read_text() == GOOD
 
 
 def test_directory_named_like_a_module_is_walked_not_read(cli: CliRunner, project: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -71,8 +72,9 @@ def test_file_with_nothing_to_change_is_never_rewritten(
     diff = cli.invoke(main, ["diff", "."])
     assert "target.py" not in diff.stdout
 
-    apply = cli.invoke(main, ["apply", "."])
-    assert apply.exit_code == 1  # changes.py was written: the run really wrote
+    apply = cli.invoke(main, ["apply", ".", "--exit-non-zero-on-fix"])
+    assert apply.exit_code == 1, apply.stderr  # changes.py was written: the run really wrote
+    assert _error_lines(apply.stderr) == []
     assert (project / "changes.py").read_text().startswith('x = "OK:')
     assert target.read_bytes() == content
     assert target.stat().st_mtime_ns == 1_000_000_000
@@ -86,13 +88,21 @@ def test_a_rewrite_changes_only_the_rewritten_bytes(
     target = project / "target.py"
     target.write_bytes(content)
     result = cli.invoke(main, ["apply", "."])
-    assert result.exit_code == 1
+    assert result.exit_code == 0, result.stderr  # everything it set out to write was written
     assert _error_lines(result.stderr) == []
     assert target.read_bytes() == content.replace(b"BLOCK:", b"OK:")
-    again = cli.invoke(main, ["apply", "."])
-    assert again.exit_code == 0
+    again = cli.invoke(main, ["apply", ".", "--exit-non-zero-on-fix"])
+    assert again.exit_code == 0  # even asked to exit 1 on a fix: the second run writes nothing
     assert target.read_bytes() == content.replace(b"BLOCK:", b"OK:")
+
+
+_SYNTAX_ERROR_LINE = re.compile(r"\S+:\d+:\d+: syntax error: \S")
 
 
 def _error_lines(stderr: str) -> list[str]:
-    return [line for line in stderr.splitlines() if line.startswith("error:")]
+    """``error: ...`` lines and one-line syntax errors (``path:line:col: syntax error: ...``)."""
+    return [
+        line
+        for line in stderr.splitlines()
+        if line.startswith("error:") or _SYNTAX_ERROR_LINE.match(line)
+    ]

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import WriteTree
 
 from unsentinel.cli import main
 from unsentinel.core.config import DEFAULT_EXCLUDES, ConfigError, load_config
@@ -24,7 +25,9 @@ def test_defaults_without_any_pyproject(tmp_path: Path) -> None:
     assert config.root == tmp_path.resolve()
 
 
-def test_nearest_pyproject_with_the_table_is_found_upward(tmp_path: Path, write_tree) -> None:
+def test_nearest_pyproject_with_the_table_is_found_upward(
+    tmp_path: Path, write_tree: WriteTree
+) -> None:
     write_tree(
         {
             "pyproject.toml": '[tool.unsentinel]\nsentinel-prefixes = ["STOP: "]\n',
@@ -38,7 +41,7 @@ def test_nearest_pyproject_with_the_table_is_found_upward(tmp_path: Path, write_
     assert config.root == tmp_path.resolve()
 
 
-def test_the_nearest_table_wins(tmp_path: Path, write_tree) -> None:
+def test_the_nearest_table_wins(tmp_path: Path, write_tree: WriteTree) -> None:
     write_tree(
         {
             "pyproject.toml": '[tool.unsentinel]\nsentinel-prefixes = ["OUTER:"]\n',
@@ -50,7 +53,7 @@ def test_the_nearest_table_wins(tmp_path: Path, write_tree) -> None:
     assert config.root == (tmp_path / "sub").resolve()
 
 
-def test_kebab_case_keys_become_fields(tmp_path: Path, write_tree) -> None:
+def test_kebab_case_keys_become_fields(tmp_path: Path, write_tree: WriteTree) -> None:
     write_tree(
         {
             "pyproject.toml": (
@@ -73,31 +76,37 @@ def test_kebab_case_keys_become_fields(tmp_path: Path, write_tree) -> None:
     assert config.severity_markers == {"BLOCK:": "blocking", "WARN:": "advisory"}
 
 
-def test_overrides_beat_the_file_and_none_means_unset(tmp_path: Path, write_tree) -> None:
+def test_overrides_beat_the_file_and_none_means_unset(
+    tmp_path: Path, write_tree: WriteTree
+) -> None:
     write_tree({"pyproject.toml": '[tool.unsentinel]\nselect = ["UNS002"]\n'})
     assert load_config((tmp_path,), select=None).select == ("UNS002",)
     assert load_config((tmp_path,), select=("UNS001",)).select == ("UNS001",)
 
 
-def test_config_file_in_pyproject_shape(tmp_path: Path, write_tree) -> None:
+def test_config_file_in_pyproject_shape(tmp_path: Path, write_tree: WriteTree) -> None:
     write_tree({"ci/settings.toml": '[tool.unsentinel]\nsentinel-prefixes = ["STOP:"]\n'})
     config = load_config((tmp_path,), tmp_path / "ci" / "settings.toml")
     assert config.sentinel_prefixes == ("STOP:",)
 
 
-def test_config_file_with_top_level_keys(tmp_path: Path, write_tree) -> None:
+def test_config_file_with_top_level_keys(tmp_path: Path, write_tree: WriteTree) -> None:
     write_tree({"unsentinel.toml": 'sentinel-prefixes = ["STOP:"]\n'})
     config = load_config((tmp_path,), tmp_path / "unsentinel.toml")
     assert config.sentinel_prefixes == ("STOP:",)
 
 
-def test_config_pyproject_without_the_table_means_defaults(tmp_path: Path, write_tree) -> None:
+def test_config_pyproject_without_the_table_means_defaults(
+    tmp_path: Path, write_tree: WriteTree
+) -> None:
     write_tree({"other/pyproject.toml": "[project]\nname = 'x'\n"})
     config = load_config((tmp_path,), tmp_path / "other" / "pyproject.toml")
     assert config.sentinel_prefixes == ("BLOCK:",)
 
 
-def test_config_file_elsewhere_keeps_the_project_root(tmp_path: Path, write_tree) -> None:
+def test_config_file_elsewhere_keeps_the_project_root(
+    tmp_path: Path, write_tree: WriteTree
+) -> None:
     write_tree(
         {
             "project/pyproject.toml": "[project]\nname = 'p'\n",
@@ -158,7 +167,7 @@ def test_bad_config_exits_2_naming_key_and_file(
     cli: CliRunner,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
-    write_tree,
+    write_tree: WriteTree,
     toml: str,
     message: str,
 ) -> None:
@@ -191,7 +200,7 @@ def test_missing_config_file_exits_2(cli: CliRunner, tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def stop_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write_tree) -> Path:
+def stop_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write_tree: WriteTree) -> Path:
     write_tree(
         {
             "pyproject.toml": (
@@ -228,7 +237,9 @@ def test_cli_extend_exclude_overrides_the_config(cli: CliRunner, stop_project: P
     assert _findings(result.stdout) == ["../legacy/old.py:1:15: UNS001", "mod.py:1:15: UNS001"]
 
 
-def test_cli_config_option(cli: CliRunner, tmp_path: Path, monkeypatch, write_tree) -> None:
+def test_cli_config_option(
+    cli: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write_tree: WriteTree
+) -> None:
     write_tree({"mod.py": STOP, "elsewhere/cfg.toml": 'sentinel-prefixes = ["STOP: "]\n'})
     monkeypatch.chdir(tmp_path)
     default = cli.invoke(main, ["check", "mod.py"])

@@ -114,8 +114,8 @@ def test_corpus_sweep(
             f"{_line_count([r.path for r in check.results])} lines ({dict(statuses)}; "
             f"{len(check.failed)} per-file corpus errors; sites by rule {dict(rules)}) in "
             f"{check_seconds:.0f} s; plan + diff over {len(sample)} of the {len(parsed)} parsed "
-            f"files ({_line_count([str(p) for p in sample])} lines): {len(diff.changed)} diffs, all "
-            f"parse, in {rewrite_seconds:.0f} s; {JOBS} jobs"
+            f"files ({_line_count([str(p) for p in sample])} lines): {len(diff.changed)} diffs, "
+            f"all parse, in {rewrite_seconds:.0f} s; {JOBS} jobs"
         )
 
 

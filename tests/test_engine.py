@@ -6,6 +6,7 @@ import pickle
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import libcst as cst
 import pytest
@@ -59,7 +60,7 @@ def test_rewrite_source_applies_edits(rewriting_rule: type[Rule]) -> None:
 # -- the file pipeline --------------------------------------------------------------------
 
 
-def test_results_are_frozen_and_picklable(tmp_path: Path, rewriting_rule) -> None:
+def test_results_are_frozen_and_picklable(tmp_path: Path, rewriting_rule: type[Rule]) -> None:
     (tmp_path / "mod.py").write_text('x = "BLOCK: a"\n')
     result = run([tmp_path], Config(root=tmp_path), Mode.DIFF, jobs=1)
     assert pickle.loads(pickle.dumps(result)) == result
@@ -68,7 +69,7 @@ def test_results_are_frozen_and_picklable(tmp_path: Path, rewriting_rule) -> Non
         file_result.path = "other.py"  # type: ignore[misc]
 
 
-def test_check_mode_computes_no_new_source(tmp_path: Path, rewriting_rule) -> None:
+def test_check_mode_computes_no_new_source(tmp_path: Path, rewriting_rule: type[Rule]) -> None:
     (tmp_path / "mod.py").write_text('x = "BLOCK: a"\n')
     assert process(tmp_path / "mod.py", Mode.CHECK).new_source is None
     diff = process(tmp_path / "mod.py", Mode.DIFF)
@@ -212,7 +213,18 @@ FAILED = FileResult("b.py", Status.FAILED, error="syntax error")
         ),
         pytest.param(Mode.DIFF, (CLEAN,), {}, 0, id="diff clean"),
         pytest.param(Mode.DIFF, (CHANGED,), {}, 1, id="diff with changes"),
-        pytest.param(Mode.APPLY, (CHANGED,), {"written": ("a.py",)}, 1, id="apply wrote"),
+        # apply: 0 when everything it set out to write was written (the CLI's
+        # --exit-non-zero-on-fix asks for 1 instead; it is not a property of the run).
+        pytest.param(
+            Mode.APPLY, (CHANGED,), {"written": ("a.py",)}, 0, id="apply wrote everything"
+        ),
+        pytest.param(
+            Mode.APPLY,
+            (CHANGED,),
+            {"held_back": ("a.py",)},
+            2,
+            id="apply held everything back, nothing written",
+        ),
         pytest.param(Mode.APPLY, (CLEAN,), {}, 0, id="apply with nothing to do"),
         pytest.param(Mode.APPLY, (CHANGED,), {"refused_dirty": ("a.py",)}, 2, id="apply refused"),
         pytest.param(
@@ -226,6 +238,8 @@ FAILED = FileResult("b.py", Status.FAILED, error="syntax error")
         pytest.param(Mode.PLAN, (FAILED,), {}, 2, id="plan with a failure"),
     ],
 )
-def test_exit_code(mode: Mode, results: tuple[FileResult, ...], extra: dict, code: int) -> None:
+def test_exit_code(
+    mode: Mode, results: tuple[FileResult, ...], extra: dict[str, Any], code: int
+) -> None:
     settings = {"discovery": Discovery(()), **extra}
     assert RunResult(mode, results, **settings).exit_code == code

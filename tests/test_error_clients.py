@@ -233,7 +233,7 @@ def test_cross_file_client_through_the_gather_pass(tmp_path: Path) -> None:
         "utf-8",
     )
     result = CliRunner().invoke(main, ["apply", "-j", "1", "--allow-dirty", str(tmp_path)])
-    assert result.exit_code == 1, result.stderr
+    assert result.exit_code == 0, result.stderr  # apply: everything it set out to write was written
     text = client.read_text("utf-8")
     assert 'if resp.get("success") is False:' in text
     assert 'return "error: " + resp["error"]["message"]' in text

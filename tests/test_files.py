@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import WriteTree
 
 from unsentinel.cli import main
 from unsentinel.core.config import Config
@@ -30,12 +31,12 @@ def found(
     return [task.display for task in discovery.tasks]
 
 
-def test_only_python_files_sorted(root: Path, write_tree) -> None:
+def test_only_python_files_sorted(root: Path, write_tree: WriteTree) -> None:
     write_tree({"b.py": "", "a.pyi": "", "notes.txt": "", "script": "", "sub/c.py": ""})
     assert found(root) == ["a.pyi", "b.py", "sub/c.py"]
 
 
-def test_gitignore_at_the_root(root: Path, write_tree) -> None:
+def test_gitignore_at_the_root(root: Path, write_tree: WriteTree) -> None:
     write_tree(
         {
             ".gitignore": "*_pb2.py\nscratch/\n",
@@ -48,7 +49,9 @@ def test_gitignore_at_the_root(root: Path, write_tree) -> None:
     assert found(root) == ["keep.py"]
 
 
-def test_nested_gitignore_applies_below_its_directory_only(root: Path, write_tree) -> None:
+def test_nested_gitignore_applies_below_its_directory_only(
+    root: Path, write_tree: WriteTree
+) -> None:
     write_tree(
         {
             "local.py": "",
@@ -63,12 +66,14 @@ def test_nested_gitignore_applies_below_its_directory_only(root: Path, write_tre
     assert found(root) == ["local.py", "sub/inner/anchored.py", "sub/kept.py"]
 
 
-def test_nested_gitignore_applies_when_walking_from_below(root: Path, write_tree) -> None:
+def test_nested_gitignore_applies_when_walking_from_below(
+    root: Path, write_tree: WriteTree
+) -> None:
     write_tree({".gitignore": "*_pb2.py\n", "sub/api_pb2.py": "", "sub/kept.py": ""})
     assert found(root, ["sub"]) == ["sub/kept.py"]
 
 
-def test_git_info_exclude(root: Path, write_tree) -> None:
+def test_git_info_exclude(root: Path, write_tree: WriteTree) -> None:
     write_tree({".git/info/exclude": "private.py\n", "private.py": "", "public.py": ""})
     assert found(root) == ["public.py"]
 
@@ -92,27 +97,27 @@ def test_git_info_exclude(root: Path, write_tree) -> None:
     ]
     + [pytest.param("pkg/build", id="nested build")],
 )
-def test_default_excludes(root: Path, write_tree, directory: str) -> None:
+def test_default_excludes(root: Path, write_tree: WriteTree, directory: str) -> None:
     write_tree({f"{directory}/hidden.py": "", "pkg/visible.py": ""})
     assert found(root) == ["pkg/visible.py"]
 
 
-def test_exclude_replaces_the_defaults(root: Path, write_tree) -> None:
+def test_exclude_replaces_the_defaults(root: Path, write_tree: WriteTree) -> None:
     write_tree({".venv/lib.py": "", "legacy/old.py": "", "new.py": ""})
     assert found(root, exclude=("legacy",)) == [".venv/lib.py", "new.py"]
 
 
-def test_extend_exclude_keeps_the_defaults(root: Path, write_tree) -> None:
+def test_extend_exclude_keeps_the_defaults(root: Path, write_tree: WriteTree) -> None:
     write_tree({".venv/lib.py": "", "legacy/old.py": "", "new.py": "", "pkg/test_x.py": ""})
     assert found(root, extend_exclude=("legacy", "test_*.py")) == ["new.py"]
 
 
-def test_exclude_glob_with_a_directory_part(root: Path, write_tree) -> None:
+def test_exclude_glob_with_a_directory_part(root: Path, write_tree: WriteTree) -> None:
     write_tree({"pkg/migrations/0001.py": "", "other/migrations/0001.py": ""})
     assert found(root, extend_exclude=("pkg/migrations",)) == ["other/migrations/0001.py"]
 
 
-def test_cli_exclude_and_extend_exclude(root: Path, write_tree) -> None:
+def test_cli_exclude_and_extend_exclude(root: Path, write_tree: WriteTree) -> None:
     write_tree({".venv/lib.py": 'x = "BLOCK: a"\n', "legacy/old.py": 'x = "BLOCK: b"\n'})
     runner = CliRunner()
 
@@ -133,24 +138,26 @@ def test_cli_exclude_and_extend_exclude(root: Path, write_tree) -> None:
         pytest.param({"ignored": ""}, id="no py suffix"),
     ],
 )
-def test_explicit_file_is_always_taken(root: Path, write_tree, files: dict[str, str]) -> None:
+def test_explicit_file_is_always_taken(
+    root: Path, write_tree: WriteTree, files: dict[str, str | bytes]
+) -> None:
     write_tree(files)
     target = next(name for name in files if not name.startswith("."))
     assert found(root, [target]) == [target]
 
 
-def test_explicitly_named_ignored_directory_is_walked(root: Path, write_tree) -> None:
+def test_explicitly_named_ignored_directory_is_walked(root: Path, write_tree: WriteTree) -> None:
     write_tree({".gitignore": "vendor/\n", "vendor/lib.py": ""})
     assert found(root) == []
     assert found(root, ["vendor"]) == ["vendor/lib.py"]
 
 
-def test_files_from_lines_are_taken_like_arguments(root: Path, write_tree) -> None:
+def test_files_from_lines_are_taken_like_arguments(root: Path, write_tree: WriteTree) -> None:
     write_tree({"a.py": "", "b.py": "", "sub/c.py": "", "sub/d.txt": ""})
     assert found(root, [], files_from=["b.py", "", "sub", "a.py"]) == ["a.py", "b.py", "sub/c.py"]
 
 
-def test_the_same_file_twice_is_processed_once(root: Path, write_tree) -> None:
+def test_the_same_file_twice_is_processed_once(root: Path, write_tree: WriteTree) -> None:
     write_tree({"a.py": ""})
     assert found(root, [".", "a.py", "./a.py"], files_from=["a.py"]) == ["a.py"]
 
@@ -161,7 +168,9 @@ def test_missing_argument_is_an_error(root: Path) -> None:
     assert discovery.errors == (("gone.py", "no such file or directory"),)
 
 
-def test_symlink_leaving_the_root_is_not_followed(tmp_path: Path, monkeypatch) -> None:
+def test_symlink_leaving_the_root_is_not_followed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     outside = tmp_path / "outside"
     project = tmp_path / "project"
     (outside / "pkg").mkdir(parents=True)
@@ -181,7 +190,7 @@ def test_symlink_leaving_the_root_is_not_followed(tmp_path: Path, monkeypatch) -
     assert discovery.errors == ()
 
 
-def test_symlink_inside_the_root_is_not_processed_twice(root: Path, write_tree) -> None:
+def test_symlink_inside_the_root_is_not_processed_twice(root: Path, write_tree: WriteTree) -> None:
     write_tree({"real/mod.py": ""})
     (root / "alias.py").symlink_to(root / "real" / "mod.py")
     (root / "alias_dir").symlink_to(root / "real")
@@ -204,7 +213,7 @@ def test_symlink_loop_is_an_error_not_a_crash(root: Path) -> None:
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root can list any directory")
-def test_unlistable_directory_is_an_error(root: Path, write_tree) -> None:
+def test_unlistable_directory_is_an_error(root: Path, write_tree: WriteTree) -> None:
     write_tree({"locked/a.py": "", "open.py": ""})
     (root / "locked").chmod(0)
     try:
@@ -237,7 +246,7 @@ def test_module_name_outside_the_root_is_empty(tmp_path: Path) -> None:
 GENERATED = '# This file is @generated by protoc. Do not edit.\nx = "BLOCK: generated"\n'
 
 
-def test_generated_files_are_skipped_unless_included(root: Path, write_tree) -> None:
+def test_generated_files_are_skipped_unless_included(root: Path, write_tree: WriteTree) -> None:
     write_tree({"gen.py": GENERATED})
     runner = CliRunner()
     skipped = runner.invoke(main, ["check", ".", "--statistics"])
@@ -248,7 +257,7 @@ def test_generated_files_are_skipped_unless_included(root: Path, write_tree) -> 
     assert included.stdout.startswith("gen.py:2:5: UNS001")
 
 
-def test_include_generated_from_config(root: Path, write_tree) -> None:
+def test_include_generated_from_config(root: Path, write_tree: WriteTree) -> None:
     write_tree(
         {"pyproject.toml": "[tool.unsentinel]\ninclude-generated = true\n", "gen.py": GENERATED}
     )

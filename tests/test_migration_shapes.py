@@ -26,7 +26,7 @@ CHANGES = {
             for w in warnings:
                 text = w.removeprefix(BLOCK_WARNING_PREFIX).lstrip() if BLOCK_WARNING_PREFIX in w else w
                 print(f"- {text}", "; ".join(warnings))
-        """,
+        """,  # noqa: E501
     "dumped dicts through a helper parameter": """
         import dataclasses
 
@@ -36,7 +36,7 @@ CHANGES = {
         def render(result):
             d = dataclasses.asdict(result)
             return _rows(d["warnings"])
-        """,
+        """,  # noqa: E501
     "tests: equality, substring, isinstance": """
         def test_it(resp):
             assert resp.warnings == ["BLOCK: order is empty", "MO 7 is blocked - review"]
@@ -53,7 +53,7 @@ CHANGES = {
             same = same_location(request.source_location_id, request.destination_location_id)
             if same:
                 warnings.append(same)
-        """,
+        """,  # noqa: E501
     "a tuple slot unpacked by the caller": """
         def resolve(client, location_id) -> tuple[int, str | None]:
             if location_id is not None:
@@ -105,7 +105,7 @@ UNCHANGED = {
         def check(warnings):
             warnings.append(Warning(severity="blocking", message="x", field_path=None, code=warning_codes.X))
             return any(w.severity == "blocking" for w in warnings)
-        """,
+        """,  # noqa: E501
 }
 
 
@@ -116,7 +116,9 @@ def _source(text: str) -> str:
 @pytest.mark.parametrize("name", sorted(CHANGES))
 def test_shape_is_migrated(name: str, text_snapshot: SnapshotAssertion) -> None:
     before = _source(CHANGES[name])
-    after, sites = rewrite_source(before, path="tests/test_shape.py" if "test" in name else "shape.py")
+    after, sites = rewrite_source(
+        before, path="tests/test_shape.py" if "test" in name else "shape.py"
+    )
     assert after != before
     assert sites
     assert f"# before\n{before}\n# after\n{after}" == text_snapshot

@@ -12,7 +12,9 @@ from unsentinel.registry import rewrite_source
     [
         pytest.param('log.info("BLOCK: shown to operators")  # noqa', True, id="bare noqa"),
         pytest.param('log.info("BLOCK: shown")  # noqa: UNS001', True, id="the site's code"),
-        pytest.param('log.info("BLOCK: shown")  # noqa: E501, UNS001', True, id="among other codes"),
+        pytest.param(
+            'log.info("BLOCK: shown")  # noqa: E501, UNS001', True, id="among other codes"
+        ),
         pytest.param('log.info("BLOCK: shown")  # noqa: UNS002', False, id="another code"),
         pytest.param('log.info("BLOCK: shown")  # a comment', False, id="no noqa"),
     ],

@@ -8,7 +8,6 @@ import libcst as cst
 import pytest
 from click.testing import CliRunner
 
-import unsentinel.core.engine
 from unsentinel.cli import main
 from unsentinel.core.config import Config
 from unsentinel.core.model import Mode, Status
@@ -70,7 +69,7 @@ def parsed(monkeypatch: pytest.MonkeyPatch) -> list[bytes | str]:
         calls.append(source)
         return real_parse(source, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(unsentinel.core.engine.cst, "parse_module", parse_module)
+    monkeypatch.setattr(cst, "parse_module", parse_module)  # the libcst the engine calls
     return calls
 
 

@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from unsentinel.cli import main
+from unsentinel.core import journal
 from unsentinel.core.config import Config, ConfigError, load_config
 from unsentinel.core.model import Mode
 from unsentinel.registry import run
@@ -63,9 +64,10 @@ if __name__ == "__main__":
         (project / name).write_text(hostile)
     (project / "pkg").mkdir()
     (project / "pkg" / "__init__.py").write_text(hostile)
-    for command in ("check", "diff", "plan", "apply"):
+    # check and diff: 1 (findings, changes); plan: a listing; apply: everything was written.
+    for command, code in (("check", 1), ("diff", 1), ("plan", 0), ("apply", 0)):
         result = cli.invoke(main, [command, "."])
-        assert result.exit_code in (0, 1), result.stderr
+        assert result.exit_code == code, result.stderr
         assert not marker.exists(), f"{command} executed project code"
     migrated = (project / "hostile.py").read_text()
     assert 'warnings.append("BLOCK:' not in migrated
@@ -130,11 +132,24 @@ def test_library_config_that_escapes_is_refused_at_write_time(
 
         check_output_paths(config)
     result = run([project], config, Mode.APPLY, jobs=1)
-    assert ("../escaped_codes.py", f"outside the project root {project}; not written") in [
-        (path, reason) for path, reason in result.write_errors
-    ]
+    assert result.write_errors == (
+        ("../escaped_codes.py", f"outside the project root {project}; not written"),
+    )
     assert not (tmp_path / "escaped_codes.py").exists()
-    assert "Warning(" in (project / "mod.py").read_text()  # the rest of the run went on
+    # All or nothing: the refused module fails the run, so the rest is held back, unwritten.
+    assert result.written == ()
+    assert result.exit_code == 2
+    assert (project / "mod.py").read_text() == PRODUCER
+    ours = journal.JOURNAL_DIR  # our own state, not a project file
+    assert sorted(p.name for p in project.iterdir() if p.name != ours) == [
+        "mod.py",
+        "pyproject.toml",
+    ]
+    assert "mod.py" in {Path(path).name for path in result.held_back}
+    # Held back: the other files that would change; the refused module failed, it is not one.
+    assert sorted(result.held_back) == sorted(
+        r.path for r in result.changed if r.path != "../escaped_codes.py"
+    )
 
 
 @pytest.mark.parametrize(
@@ -182,7 +197,7 @@ def test_symlinked_file_inside_the_root_is_written_through(cli: CliRunner, proje
     (project / "real.py").write_text(PRODUCER)
     (project / "alias.py").symlink_to(project / "real.py")
     result = cli.invoke(main, ["apply", "alias.py"])
-    assert result.exit_code == 1, result.stderr
+    assert result.exit_code == 0, result.stderr  # apply: everything it set out to write was written
     assert (project / "alias.py").is_symlink()
     assert "Warning(" in (project / "real.py").read_text()
 
@@ -191,7 +206,6 @@ def test_temp_files_are_not_world_readable_before_the_mode_is_set(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """mkstemp creates 0600: a private file never passes through a world-readable state."""
-    import unsentinel.core.writer
 
     secret = project / "secret.py"
     secret.write_text(PRODUCER)
@@ -203,7 +217,7 @@ def test_temp_files_are_not_world_readable_before_the_mode_is_set(
         seen.append(os.stat(path).st_mode & 0o777)
         real_chmod(path, mode)
 
-    monkeypatch.setattr(unsentinel.core.writer.os, "chmod", chmod)
+    monkeypatch.setattr(os, "chmod", chmod)  # the os module the writer calls
     run([secret], Config(root=project), Mode.APPLY, jobs=1)
     assert seen and all(mode == 0o600 for mode in seen)
     assert secret.stat().st_mode & 0o777 == 0o600

@@ -15,6 +15,7 @@ from conftest import WriteTree
 
 import unsentinel.core.writer
 from unsentinel.cli import main
+from unsentinel.core import journal
 from unsentinel.core.rule import Rule
 from unsentinel.core.writer import dirty_files, write_atomic
 
@@ -115,31 +116,59 @@ def test_failed_replace_leaves_the_original_and_no_temp_file(
     assert _leftovers(tmp_path) == []
 
 
-def test_write_error_is_reported_and_the_run_goes_on(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rewriting_rule: type[Rule], write_tree: WriteTree
+@pytest.mark.parametrize(
+    "failing",
+    [
+        pytest.param("a.py", id="first write fails"),
+        pytest.param("b.py", id="a later write fails, the earlier one is restored"),
+    ],
+)
+def test_write_error_writes_nothing_and_restores_what_was_written(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    rewriting_rule: type[Rule],
+    write_tree: WriteTree,
+    failing: str,
 ) -> None:
     write_tree({"a.py": BEFORE, "b.py": BEFORE})
     monkeypatch.chdir(tmp_path)
     real_write_atomic = unsentinel.core.writer.write_atomic
+    attempted: list[str] = []
 
     def write(path: Path, data: bytes, **kwargs: object) -> None:
-        if path.name == "a.py":
+        attempted.append(path.name)
+        if path.name == failing:
             raise OSError(28, "No space left on device")
         real_write_atomic(path, data, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr("unsentinel.core.runner.write_atomic", write)
     result = CliRunner().invoke(main, ["apply", "."])
     assert result.exit_code == 2
-    assert "error: a.py: cannot write: No space left on device; nothing written" in result.stderr
+    other = "b.py" if failing == "a.py" else "a.py"
+    if failing == "b.py":
+        assert attempted == ["a.py", "b.py"]  # a.py really was written before b.py failed
+    lines = result.stderr.splitlines()
+    assert f"error: {failing}: cannot write: No space left on device; nothing written" in lines
+    assert (
+        "error: nothing written: 1 file(s) failed, so the 1 file(s) that would change were "
+        "held back (a migration is applied whole or not at all)"
+    ) in lines
+    assert f"error: {other}:" not in result.stderr
     assert (tmp_path / "a.py").read_text() == BEFORE
-    assert (tmp_path / "b.py").read_text() == AFTER
+    assert (tmp_path / "b.py").read_text() == BEFORE
+    assert not journal.journal_path(tmp_path).exists()  # nothing applied, nothing to undo
+    assert _leftovers(tmp_path) == []
 
 
 # -- apply through the CLI ----------------------------------------------------------------
 
 
 def test_apply_only_rewrites_files_that_change(
-    cli: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rewriting_rule: type[Rule], write_tree: WriteTree
+    cli: CliRunner,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    rewriting_rule: type[Rule],
+    write_tree: WriteTree,
 ) -> None:
     write_tree(
         {
@@ -151,11 +180,13 @@ def test_apply_only_rewrites_files_that_change(
     (tmp_path / "orders.py").chmod(0o755)
     monkeypatch.chdir(tmp_path)
     old = {p.name: p.stat() for p in tmp_path.iterdir()}
+    assert journal.JOURNAL_DIR not in old
     os.utime(tmp_path / "clean.py", ns=(1_000_000_000, 1_000_000_000))
     os.utime(tmp_path / "detected.py", ns=(1_000_000_000, 1_000_000_000))
     result = cli.invoke(main, ["apply", "."])
     assert result.exit_code == 0  # apply: everything it set out to write was written
-    new = {p.name: p.stat() for p in tmp_path.iterdir()}
+    # The journal folder is our own state (the record ``undo`` uses), not a project file.
+    new = {p.name: p.stat() for p in tmp_path.iterdir() if p.name != journal.JOURNAL_DIR}
     assert sorted(new) == sorted(old)  # no temp file left behind
     for name in ("clean.py", "detected.py"):
         assert new[name].st_mtime_ns == 1_000_000_000
@@ -177,7 +208,9 @@ def test_diff_and_check_write_nothing(
 
 
 @needs_git
-def test_apply_in_a_clean_repository(cli: CliRunner, repo: Path, rewriting_rule: type[Rule]) -> None:
+def test_apply_in_a_clean_repository(
+    cli: CliRunner, repo: Path, rewriting_rule: type[Rule]
+) -> None:
     result = cli.invoke(main, ["apply", "."])
     assert result.exit_code == 0  # apply: everything it set out to write was written
     assert (repo / "orders.py").read_text() == AFTER
@@ -200,7 +233,9 @@ def test_apply_in_a_clean_repository(cli: CliRunner, repo: Path, rewriting_rule:
         pytest.param(lambda repo: (repo / "new.py").write_text(BEFORE), id="untracked"),
     ],
 )
-def test_apply_refuses_dirty_files(cli: CliRunner, repo: Path, rewriting_rule: type[Rule], make_dirty: Callable[[Path], object]) -> None:
+def test_apply_refuses_dirty_files(
+    cli: CliRunner, repo: Path, rewriting_rule: type[Rule], make_dirty: Callable[[Path], object]
+) -> None:
     make_dirty(repo)
     before = {p.name: p.read_bytes() for p in repo.glob("*.py")}
     result = cli.invoke(main, ["apply", "."])
@@ -215,7 +250,9 @@ def test_apply_refuses_dirty_files(cli: CliRunner, repo: Path, rewriting_rule: t
 
 
 @needs_git
-def test_refusal_names_the_dirty_files(cli: CliRunner, repo: Path, rewriting_rule: type[Rule]) -> None:
+def test_refusal_names_the_dirty_files(
+    cli: CliRunner, repo: Path, rewriting_rule: type[Rule]
+) -> None:
     (repo / "orders.py").write_text(BEFORE + "# wip\n")
     result = cli.invoke(main, ["apply", "."])
     assert "  orders.py" in result.stderr.splitlines()
