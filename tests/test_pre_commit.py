@@ -25,7 +25,10 @@ OFFLINE = (
     "Temporary failure in name resolution",
 )
 
-pytestmark = pytest.mark.skipif(not PRE_COMMIT.exists(), reason="pre-commit is not installed")
+pytestmark = [
+    pytest.mark.slow,  # builds the hook's environment with pip: about two minutes
+    pytest.mark.skipif(not PRE_COMMIT.exists(), reason="pre-commit is not installed"),
+]
 
 
 def _git(cwd: Path, *args: str) -> None:

@@ -12,7 +12,8 @@ the real library entry, :func:`unsentinel.run`, in a scratch project:
 * ``plan`` reports exactly the sites ``apply`` acted on: each is rewritten or reviewed (and
   then its lines change), or skipped / reported / noted (and then they do not).
 
-Example counts: ``UNSENTINEL_EXAMPLES`` if set, else 200 under ``CI=true``, else 25.
+Example counts: ``UNSENTINEL_EXAMPLES`` if set, else 25 (the default suite); the ``slow``
+nox session runs them again with more (``UNSENTINEL_SLOW_EXAMPLES``, 150 by default).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from unsentinel.core.model import Action, Mode, Site
 from unsentinel.core.runner import RunResult
 from unsentinel.registry import run
 
-EXAMPLES = int(os.environ.get("UNSENTINEL_EXAMPLES") or (200 if os.environ.get("CI") else 25))
+EXAMPLES = int(os.environ.get("UNSENTINEL_EXAMPLES") or 25)
 PROPERTY_SETTINGS = settings(
     max_examples=EXAMPLES,
     deadline=None,
