@@ -48,6 +48,7 @@ TABLE = {
     "check": (0, 1, 1, 2),
     "check --exit-zero": (0, 0, 0, 2),
     "diff": (0, 1, 0, 2),
+    "diff --exit-zero": (0, 0, 0, 2),
     "apply": (0, 0, 0, 2),
     "apply --exit-non-zero-on-fix": (0, 1, 0, 2),
     "plan": (0, 0, 0, 2),

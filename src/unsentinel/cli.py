@@ -12,7 +12,7 @@ import contextlib
 import difflib
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
@@ -28,6 +28,7 @@ from unsentinel.output.console import ColorChoice
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from unsentinel.core.decisions import Plan
     from unsentinel.core.runner import Progress, RunResult
     from unsentinel.output.findings import RuleInfo
     from unsentinel.output.formats import OutputFormat
@@ -38,6 +39,7 @@ OUTPUT_FORMATS = ("text", "concise", "full", "json", "github", "sarif", "junit",
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+REFUSED_SHOWN = 20  # refused plan entries listed one by one; the rest are counted
 PROGRESS_MIN_FILES = 200  # shorter runs finish before a bar is worth drawing
 
 
@@ -144,6 +146,28 @@ def main() -> None:
     "or for a tool (json, github annotations, sarif, junit, gitlab Code Quality).",
 )
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    envvar="UNSENTINEL_NO_CACHE",
+    show_envvar=True,
+    help="Neither read nor write the check cache (.unsentinel_cache/ in the project root).",
+)
+@click.option(
+    "--add-noqa",
+    is_flag=True,
+    help="Insert `# noqa: CODE` for every current finding (existing comments are kept).",
+)
+@click.option(
+    "--baseline",
+    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    help="Fail only on findings not recorded in this baseline file.",
+)
+@click.option(
+    "--write-baseline",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Record the current findings in this file (for --baseline) and exit 0.",
+)
 def check(**options: Any) -> None:
     """Report every sentinel string, sentinel constant and other migratable site.
 
@@ -160,7 +184,13 @@ def check(**options: Any) -> None:
 
     fmt = OutputFormat(options.pop("output_format").lower())
     exit_zero = options.pop("exit_zero")
-    ran = _run_command(Mode.CHECK, options)
+    add_noqa, baseline = options.pop("add_noqa"), options.pop("baseline")
+    write_baseline = options.pop("write_baseline")
+    ran = _run_command(Mode.CHECK, options, cache=not options.pop("no_cache"))
+    if add_noqa or write_baseline:
+        _record_findings(ran, add_noqa=add_noqa, baseline=write_baseline)
+    if baseline is not None:
+        ran = _without_baseline(ran, baseline)
     _render_check(ran, fmt)
     _exit(ran, verdict=bool(ran.result.findings) and not exit_zero)
 
@@ -168,12 +198,13 @@ def check(**options: Any) -> None:
 @main.command()
 @common_options
 @click.option("--stat", is_flag=True, help="Print lines added and removed per file, not the diff.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there is something to change.")
 def diff(**options: Any) -> None:
     """Print the unified diff that `apply` would make, and write nothing.
 
     The diff is coloured on a terminal and plain (usable with `git apply`) otherwise.
     Low-confidence inferred values are listed in a review table on stderr. Exits 1 when
-    there is something to change, 0 when there is not.
+    there is something to change (0 with --exit-zero), 0 when there is not, 2 on errors.
 
     \b
     Example:
@@ -181,9 +212,10 @@ def diff(**options: Any) -> None:
       unsentinel diff src/ --stat
     """
     stat = options.pop("stat")
+    exit_zero = options.pop("exit_zero")
     ran = _run_command(Mode.DIFF, options)
     _render_diff(ran, stat=stat)
-    _exit(ran, verdict=bool(ran.result.changed))
+    _exit(ran, verdict=bool(ran.result.changed) and not exit_zero)
 
 
 @main.command()
@@ -223,6 +255,20 @@ def diff(**options: Any) -> None:
     help='Run CMD (e.g. "pytest -q") before and after writing; if anything that passed before '
     "fails after, roll the whole apply back and say what broke. Runs your code: only on request.",
 )
+@click.option(
+    "--plan",
+    "plan_file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Apply exactly this edited plan (from `unsentinel plan -o FILE`); sites it skips or "
+    "does not know are left alone, entries whose source changed are refused.",
+)
+@click.option(
+    "--mark-review/--no-mark-review",
+    default=True,
+    show_default=True,
+    help="Leave a `# TODO(unsentinel)` comment on each rewritten line with a low-confidence "
+    "value (`check` reports them as UNS901).",
+)
 def apply(**options: Any) -> None:
     """Rewrite the files in place, all or nothing, then summarise what changed.
 
@@ -239,11 +285,15 @@ def apply(**options: Any) -> None:
       unsentinel undo
     """
     exit_non_zero_on_fix = options.pop("exit_non_zero_on_fix")
+    plan = _load_plan(options.pop("plan_file"))
+    if plan is not None and not options["paths"] and not options["files_from"]:
+        options["paths"] = tuple(Path(p) for p in plan.paths)  # what the plan was made over
     if not options.pop("allow_no_vcs"):
         _require_version_control(options["paths"])
-    ran = _run_command(Mode.APPLY, options)
+    ran = _run_command(Mode.APPLY, options, plan=plan, mark_review=options.pop("mark_review"))
     _render_apply(ran)
-    _exit(ran, verdict=exit_non_zero_on_fix and bool(ran.result.written))
+    verdict = exit_non_zero_on_fix and bool(ran.result.written)
+    _exit(ran, verdict=verdict or bool(ran.refused))  # a refused plan entry was not applied
 
 
 @main.command()
@@ -271,8 +321,9 @@ def plan(**options: Any) -> None:
     """
     output_format = options.pop("output_format")
     output = options.pop("output")
-    ran = _run_command(Mode.PLAN, options, outputs=(output,) if output is not None else ())
-    _render_plan(ran, fmt=output_format, output=output)
+    paths = tuple(p.as_posix() for p in options["paths"])
+    ran = _run_command(Mode.PLAN, options)  # a plan is not project source: -o writes anywhere
+    _render_plan(ran, fmt=output_format, output=output, paths=paths)
     _exit(ran, verdict=False)
 
 
@@ -362,13 +413,67 @@ class Ran:
     result: RunResult
     config: Config
     display: Display
+    refused: tuple[str, ...] = ()  # apply --plan: entries whose source changed since
 
 
-def _run_command(mode: Mode, options: dict[str, Any], *, outputs: tuple[Path, ...] = ()) -> Ran:
+def _record_findings(ran: Ran, *, add_noqa: bool, baseline: Path | None) -> NoReturn:
+    """``check --add-noqa`` / ``--write-baseline``: record today's findings, then exit 0."""
+    from unsentinel.review.add_noqa import add_noqa as insert_noqa
+    from unsentinel.review.baseline import write_baseline
+
+    if ran.result.failed:
+        _exit(ran, verdict=False)  # the errors are printed; record nothing half-known
+    if baseline is not None:
+        count = write_baseline(baseline, ran.result.results)
+        click.echo(f"baseline: {count} finding(s) recorded in {baseline}", err=True)
+    if add_noqa:
+        added, missed = insert_noqa(ran.result.results)
+        for where in missed:
+            click.echo(f"no place for a noqa comment: {where}", err=True)
+        click.echo(f"added {added} noqa directive(s)", err=True)
+    sys.exit(0)
+
+
+def _without_baseline(ran: Ran, path: Path) -> Ran:
+    """``check --baseline``: only the findings the baseline does not hold are reported."""
+    from unsentinel.review.baseline import BaselineError, load_baseline, new_findings
+
+    try:
+        known = load_baseline(path)
+    except BaselineError as exc:
+        _fail(str(exc))
+    results, held = new_findings(ran.result.results, known)
+    if not ran.display.quiet:
+        click.echo(f"baseline: {held} known finding(s) not reported", err=True)
+    return replace(ran, result=replace(ran.result, results=results))
+
+
+def _load_plan(path: Path | None) -> Plan | None:
+    """The edited plan for ``apply --plan``; an invalid one is an error naming its line."""
+    if path is None:
+        return None
+    from unsentinel.core.decisions import PlanError, load_plan
+
+    try:
+        return load_plan(path)
+    except PlanError as exc:
+        _fail(str(exc))
+
+
+def _run_command(
+    mode: Mode,
+    options: dict[str, Any],
+    *,
+    outputs: tuple[Path, ...] = (),
+    plan: Plan | None = None,
+    mark_review: bool = False,
+    cache: bool = False,
+) -> Ran:
     """Run ``mode`` and report the errors; the command renders the rest."""
+    from unsentinel.core.decisions import Decisions, PlanError
     from unsentinel.core.writer import outside_root
     from unsentinel.output.summary import print_errors
-    from unsentinel.registry import run
+    from unsentinel.registry import run, run_plan
 
     display = Display(
         ColorChoice(options.pop("color")), options.pop("quiet"), options.pop("statistics")
@@ -386,24 +491,31 @@ def _run_command(mode: Mode, options: dict[str, Any], *, outputs: tuple[Path, ..
                 f"{output} is outside the project root {config.root}; unsentinel only "
                 "writes inside the project (print to stdout and redirect instead)"
             )
+    refused: tuple[str, ...] = ()
     try:
         with _progress_bar(display) as progress:
-            result = run(
-                paths,
-                config,
-                mode,
-                files_from=files_from,
-                jobs=jobs,
-                allow_dirty=allow_dirty,
-                allow_partial=allow_partial,
-                verify=verify,
-                progress=progress,
-                regression_test=regression_test,
-            )
-    except LockError as exc:
+            shared: dict[str, Any] = {
+                "files_from": files_from,
+                "jobs": jobs,
+                "allow_dirty": allow_dirty,
+                "allow_partial": allow_partial,
+                "verify": verify,
+                "progress": progress,
+                "regression_test": regression_test,
+            }
+            if plan is not None:
+                result, refused = run_plan(paths, config, plan, mark_review=mark_review, **shared)
+            else:
+                decisions = Decisions(mark_review=True) if mark_review else None
+                result = run(paths, config, mode, decisions=decisions, cache=cache, **shared)
+    except (LockError, PlanError) as exc:
         _fail(str(exc))
+    for entry in refused[:REFUSED_SHOWN]:
+        click.echo(f"refused: {entry}", err=True)
+    if len(refused) > REFUSED_SHOWN:
+        click.echo(f"refused: ... and {len(refused) - REFUSED_SHOWN} more entries", err=True)
     print_errors(display.stderr(), result)
-    return Ran(result, config, display)
+    return Ran(result, config, display, refused)
 
 
 def _exit(ran: Ran, *, verdict: bool) -> NoReturn:
@@ -548,10 +660,10 @@ def _render_apply(ran: Ran) -> None:
     print_review_table(stderr, result)
 
 
-def _render_plan(ran: Ran, *, fmt: str, output: Path | None) -> None:
+def _render_plan(ran: Ran, *, fmt: str, output: Path | None, paths: tuple[str, ...] = ()) -> None:
     from unsentinel.output.plan import render_plan
 
-    text = render_plan(ran.result, fmt)
+    text = render_plan(ran.result, fmt, paths)
     if output is None:
         click.echo(text, nl=False)
     else:
