@@ -54,7 +54,7 @@ def _rewrite(source: str, config: Config | None = None) -> str:
     "source",
     [
         pytest.param(
-            'def f(component, exc):\n    return "%(error)s" % {"component": component, "error": exc}\n',
+            'def f(component, exc):\n    return "%(error)s" % {"component": component, "error": exc}\n',  # noqa: E501
             id="percent mapping returned as text",
         ),
         pytest.param(
@@ -64,33 +64,33 @@ def _rewrite(source: str, config: Config | None = None) -> str:
             id="dead letter serialised but not returned",
         ),
         pytest.param(
-            'def f(exc):\n    audit.record("x", metadata={"status": "error", "message": str(exc)})\n',
+            'def f(exc):\n    audit.record("x", metadata={"status": "error", "message": str(exc)})\n',  # noqa: E501
             id="metadata argument",
         ),
         pytest.param(
-            'def f():\n    metrics.inc(labels={"status": "error"})\n    alerts.dispatch("error", "x")\n',
+            'def f():\n    metrics.inc(labels={"status": "error"})\n    alerts.dispatch("error", "x")\n',  # noqa: E501
             id="labels and alert level",
         ),
         pytest.param(
-            'def f(line):\n    return json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})\n',
+            'def f(line):\n    return json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})\n',  # noqa: E501
             id="json-rpc parse error through json.dumps",
         ),
         pytest.param(
-            'def f(e):\n    return {"success": False, "error": ErrorDetail(code=error_codes.INTERNAL_ERROR, message=str(e)).to_dict()}\n',
+            'def f(e):\n    return {"success": False, "error": ErrorDetail(code=error_codes.INTERNAL_ERROR, message=str(e)).to_dict()}\n',  # noqa: E501
             id="already migrated",
         ),
         pytest.param(
-            'def test_batch(note):\n    body, status = batch.import_notes(req)\n    results = body.data["results"]\n'
+            'def test_batch(note):\n    body, status = batch.import_notes(req)\n    results = body.data["results"]\n'  # noqa: E501
             '    assert results[1] == {"index": 1, "error": "missing title"}\n',
             id="per-item result read in a test",
         ),
         pytest.param(
-            'def test_audit():\n    (event,) = audit.events("x")\n    assert event["metadata"]["status"] == "error"\n'
-            '    assert event["metadata"]["message"]\n    assert event["details"] == {"error": "not owner"}\n',
+            'def test_audit():\n    (event,) = audit.events("x")\n    assert event["metadata"]["status"] == "error"\n'  # noqa: E501
+            '    assert event["metadata"]["message"]\n    assert event["details"] == {"error": "not owner"}\n',  # noqa: E501
             id="audit entry read in a test",
         ),
         pytest.param(
-            'def test_health():\n    body = health.health()\n    assert body.data["status"] == "error"\n'
+            'def test_health():\n    body = health.health()\n    assert body.data["status"] == "error"\n'  # noqa: E501
             '    assert body.data["down"] == ["note_store"]\n',
             id="status probe read in a test",
         ),

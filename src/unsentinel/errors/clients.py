@@ -66,9 +66,15 @@ class ClientFinder:
         self.context = context
         self.nodes = nodes
 
-    def scan(self, function: cst.FunctionDef | None, producers: frozenset[str]) -> None:
+    def scan(
+        self,
+        function: cst.FunctionDef | None,
+        producers: frozenset[str],
+        held: frozenset[str] = frozenset(),
+    ) -> None:
+        """Migrate the readers of ``producers``' results; report those of ``held`` ones."""
         index = self.nodes
-        bound = self._bound(index.within(cst.Assign, function), producers)
+        bound = self._bound(index.within(cst.Assign, function), producers | held)
         if not bound:
             return
         reads = [
@@ -79,7 +85,11 @@ class ClientFinder:
         ]
         for variable, callee in bound.items():
             mine = [r for r in reads if r.variable == variable]
-            if mine and not any(self._new_shape(r) for r in mine):
+            if not mine or any(self._new_shape(r) for r in mine):
+                continue
+            if _bare(callee) in held:
+                self._hold(mine, callee)
+            else:
                 self._migrate(mine, callee)
 
     # -- collecting ---------------------------------------------------------------------
@@ -140,6 +150,22 @@ class ClientFinder:
                 continue
             self._report(read, callee, Action.REWRITE, None)
             self.context.replace(plan.target, _constant(plan.new))
+
+    def _hold(self, reads: list[Read], callee: str) -> None:
+        """A producer of this value keeps the old shape, so every read of it stays."""
+        problem = (
+            f"{callee}() also returns an error-looking dict that is not migrated, "
+            "so its readers keep the old keys"
+        )
+        for read in reads:
+            self.context.report(
+                self.rule,
+                read.node,
+                f"Reads the error keys of {callee}(); left as it is: {problem}",
+                kind=Kind.CONSUMER,
+                action=Action.SKIP,
+                reasons=(problem,),
+            )
 
     def _plan(self, read: Read) -> Plan:
         atom, polarity = self._atom(read)
@@ -274,6 +300,11 @@ class ClientFinder:
         self.context.report(
             self.rule, read.node, message, kind=Kind.CONSUMER, action=action, reasons=reasons
         )
+
+
+def _bare(callee: str) -> str:
+    """``self.tools.get_note`` -> ``get_note``: facts name functions by their bare name."""
+    return callee.rsplit(".", 1)[-1]
 
 
 def _constant(new: cst.BaseExpression) -> Callable[[cst.CSTNode], cst.CSTNode]:

@@ -26,6 +26,7 @@ from unsentinel.errors.shapes import (
     DISCRIMINATORS,
     MESSAGE_KEYS,
     ShapeKind,
+    call_name,
     classify,
     elements_by_key,
     is_error_string,
@@ -54,13 +55,34 @@ class _Function:
         default_factory=list
     )
     failed_groups: set[int] = field(default_factory=set)
+    callee_of: dict[int, str] = field(default_factory=dict)  # group -> bare callee name
 
 
 class ConsumerFinder:
-    def __init__(self, rule: Rule, context: RuleContext, nodes: NodeIndex) -> None:
+    """Test readers of error responses; they follow their producer, never run ahead of it.
+
+    ``producers`` are the functions whose every error dict is migrated: a read of a value
+    bound from one of them is rewritten. ``held`` ones keep an error dict as it is, so the
+    reads of their results are reported as skip. A response from any other call (an HTTP
+    test client, ``json.loads``) is judged on the test's own evidence; one from a function
+    the repository defines but UNS501 does not migrate is left alone with a note.
+    """
+
+    def __init__(
+        self,
+        rule: Rule,
+        context: RuleContext,
+        nodes: NodeIndex,
+        producers: frozenset[str] = frozenset(),
+        held: frozenset[str] = frozenset(),
+        ours: frozenset[str] = frozenset(),
+    ) -> None:
         self.rule = rule
         self.context = context
         self.nodes = nodes
+        self.producers = producers
+        self.held = held
+        self.ours = ours
 
     def scan_function(self, function: cst.FunctionDef) -> None:
         if not function.name.value.startswith("test"):
@@ -79,6 +101,14 @@ class ConsumerFinder:
 
     # -- collecting ---------------------------------------------------------------------
     def _bind(self, state: _Function, node: cst.Assign, group: int) -> None:
+        call = node.value
+        assert isinstance(call, cst.Call)
+        state.callee_of[group] = call_name(call) or ""
+        if isinstance(call.func, cst.Attribute) and not call.args:
+            # body = resp.get_json(): the body comes from the call that bound ``resp``
+            source = self._root(state, call.func.value)
+            if source is not None:
+                state.callee_of[group] = state.callee_of[state.group_of[source][0]]
         for target in node.targets:
             inner = target.target
             if isinstance(inner, cst.Name):
@@ -180,10 +210,37 @@ class ConsumerFinder:
             if new_shape or not self._is_error(state, accessor, reads):
                 continue
             evidenced.add(accessor)
-            for read in reads:
-                self._rewrite_read(read)
+            if self._follows_producer(state, reads[0].node.value, [r.node for r in reads]):
+                for read in reads:
+                    self._rewrite_read(read)
         for comparison, left, literal in state.literal_compares:
             self._rewrite_compare(state, comparison, left, literal, evidenced)
+
+    def _follows_producer(
+        self, state: _Function, accessor: cst.BaseExpression, nodes: list[cst.CSTNode]
+    ) -> bool:
+        """May these reads change? Only when the call they read is a migrated producer."""
+        name = self._root(state, accessor)
+        group, _index = state.group_of.get(name or "", (None, None))
+        callee = state.callee_of.get(group, "") if group is not None else ""
+        if callee in self.producers or callee not in self.held | self.ours:
+            return True
+        if callee in self.held:
+            action = Action.SKIP
+            why = f"{callee}() also returns an error-looking dict that is not migrated"
+        else:
+            action = Action.NOTE
+            why = f"{callee}() is defined here but returns no error dict UNS501 migrates"
+        for node in nodes:
+            self.context.report(
+                self.rule,
+                node,
+                f"Reads error keys of a response; left as it is: {why}",
+                kind=Kind.CONSUMER,
+                action=action,
+                reasons=(why,),
+            )
+        return False
 
     def _rewrite_read(self, read: _Read) -> None:
         context = self._context(read.node)
@@ -219,6 +276,8 @@ class ConsumerFinder:
         known = accessor in evidenced or self._failed_status(state, left)
         if not from_call or (shape.kind is ShapeKind.MESSAGE_ONLY and not known):
             return
+        if not self._follows_producer(state, _call_root(left), [comparison]):
+            return
         values = elements_by_key(literal)
         assert values is not None
         checks: list[tuple[tuple[str, ...], cst.BaseExpression]] = [
@@ -240,6 +299,14 @@ class ConsumerFinder:
             kind=Kind.CONSUMER,
             action=Action.REWRITE,
         )
+
+
+def _call_root(left: cst.BaseExpression) -> cst.BaseExpression:
+    """``json.loads(resp.data)`` -> ``resp.data``: the value a compared response came from."""
+    if m.matches(left, m.Call(m.Attribute(m.Name("json"), m.Name("loads")))):
+        assert isinstance(left, cst.Call)
+        return left.args[0].value if left.args else left
+    return left
 
 
 def _new_path(key: str) -> tuple[str, ...]:

@@ -1,11 +1,14 @@
 """The error-dict feature's cross-file facts (see :mod:`unsentinel.core.facts`).
 
-One fact crosses files: which functions return an error dict that UNS501 migrates, so
-that readers of their results elsewhere switch to the new shape together with them.
+Two facts cross files: which functions return an error dict that UNS501 migrates, so
+that readers of their results elsewhere switch to the new shape together with them, and
+which functions also return an error-looking dict that is left alone: a reader fed by one
+of those keeps the old shape (reported as skip), because one of its producers does.
 """
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -20,22 +23,45 @@ class ErrorNotes:
 
     context: RuleContext
     error_functions: set[str] = field(default_factory=set)
+    held_functions: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
 class ErrorFacts:
     error_functions: frozenset[str] = frozenset()  # functions returning a migrated error dict
+    # functions that also return an error-looking dict UNS501 leaves alone: their readers
+    # (and their other error dicts) stay as they are, reported as skip
+    held_functions: frozenset[str] = frozenset()
+    # every function the repository defines: a reader fed by one that returns no migrated
+    # error dict keeps its keys (the producer is ours and was left alone)
+    defined_functions: frozenset[str] = frozenset()
 
     @classmethod
     def from_source(cls, data: bytes) -> ErrorFacts | None:
-        return None
+        try:
+            tree = ast.parse(data)
+        except (SyntaxError, ValueError):
+            return None
+        defined = (ast.FunctionDef, ast.AsyncFunctionDef)
+        names = frozenset(n.name for n in ast.walk(tree) if isinstance(n, defined))
+        return cls(defined_functions=names) if names else None
 
     @classmethod
     def from_context(cls, context: RuleContext) -> ErrorFacts:
-        return cls(frozenset(context.shared(ErrorNotes).error_functions))
+        notes = context.shared(ErrorNotes)
+        return cls(frozenset(notes.error_functions), frozenset(notes.held_functions))
 
     def merge(self, other: ErrorFacts) -> ErrorFacts:
-        return ErrorFacts(self.error_functions | other.error_functions)
+        return ErrorFacts(
+            self.error_functions | other.error_functions,
+            self.held_functions | other.held_functions,
+            self.defined_functions | other.defined_functions,
+        )
+
+    @property
+    def migrated(self) -> frozenset[str]:
+        """Functions whose every error dict is migrated: their readers may follow."""
+        return self.error_functions - self.held_functions
 
     def settle(self, config: Config) -> ErrorFacts:
         return self

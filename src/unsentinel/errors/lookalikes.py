@@ -11,7 +11,10 @@ import libcst as cst
 import libcst.matchers as m
 
 from unsentinel.errors.shapes import (
+    COLLECTIONS,
+    DETAIL_CONTAINERS,
     DISCRIMINATORS,
+    SEVERITY_KEYS,
     Parent,
     Shape,
     ShapeKind,
@@ -61,6 +64,9 @@ def reason(node: cst.Dict, parent: Parent) -> str:
     flags = [v for v in names if m.matches(v, m.Name("False") | m.Name("True") | m.Name("None"))]
     if len(values) > 1 and len(names) == len(values) and not flags:
         return "name-keyed table: every value is a name (a routing or dispatch table)"
+    beside = sorted(SEVERITY_KEYS & set(values))
+    if "error" in values and beside:
+        return f'counters or a level table: "error" sits beside {", ".join(beside)}'
     if any(isinstance(v, cst.Dict) for k, v in values.items() if k == "error"):
         return "the error is already a structured object"
     if response_flow(node, parent) is not None:
@@ -97,3 +103,34 @@ def _mentions_error(node: cst.BaseExpression) -> bool:
     if isinstance(node, cst.IfExp):
         return is_error_string(node.body) or is_error_string(node.orelse)
     return False
+
+
+def unclear_bare(node: cst.Dict, shape: Shape, status: int | None, in_handler: bool) -> str | None:
+    """Why a returned ``{"error": E, ...}`` (no failed flag) is not clearly a response.
+
+    Without ``success: False`` or ``status: "error"``, the dict is an error response only
+    on evidence: an HTTP status >= 400 says so outright. Otherwise a dict whose other keys
+    carry collections is a data response with an error column, and an error value that is
+    a variable may well be None (a table row) unless an ``except`` clause produced it.
+    None means the evidence is clear.
+    """
+    if shape.kind is not ShapeKind.BARE or status is not None and status >= 400:
+        return None
+    values = elements_by_key(node) or {}
+    data = [
+        key
+        for key in shape.extra_keys
+        if key not in DETAIL_CONTAINERS and isinstance(values[key], COLLECTIONS)
+    ]
+    if data:
+        return (
+            f"data response with an error column: {', '.join(data)} carry data, "
+            "so the error is one field of it (review by hand)"
+        )
+    value = values[shape.message_key]
+    if not in_handler and isinstance(value, (cst.Name, cst.Attribute, cst.Subscript)):
+        return (
+            "row with an error column: its error value is a variable that may be None, "
+            "with no HTTP status and no except clause to say it failed (review by hand)"
+        )
+    return None

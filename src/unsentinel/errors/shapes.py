@@ -26,6 +26,10 @@ T = TypeVar("T", bound=cst.CSTNode)
 MESSAGE_KEYS = ("error", "message", "detail")
 DISCRIMINATORS = ("success", "ok", "succeed")
 DETAIL_CONTAINERS = ("errorDetails", "error_details", "details")
+# Keys that sit beside "error" in a tally or a level table, never in an error response.
+SEVERITY_KEYS = frozenset({"warning", "warnings", "info", "debug", "critical", "fatal", "notice"})
+# Values that are data, not error details: a response carrying rows with an error column.
+COLLECTIONS = (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)
 
 # Calls that carry a response body, and the keyword naming the body / status.
 RESPONSE_CALLS = frozenset(
@@ -131,6 +135,10 @@ def classify(node: cst.Dict) -> Shape | None:
     if discriminator is not None:
         flag = values[discriminator]
         if m.matches(flag, m.Name("True")):
+            # success True with a "message" is an ordinary success response; only an
+            # "error" key inside it is worth a report.
+            if message_key != "error":
+                return None
             return Shape(ShapeKind.WRAPPED, message_key, discriminator, keys)
         if is_false(flag):
             return Shape(ShapeKind.ENVELOPE, message_key, discriminator, keys)
@@ -140,6 +148,8 @@ def classify(node: cst.Dict) -> Shape | None:
     if "status" in values:
         return None
     if message_key == "error":
+        if SEVERITY_KEYS & set(keys):
+            return None  # {"error": n_errors, "warning": n_warnings}: a tally or level table
         return Shape(ShapeKind.BARE, message_key, None, keys)
     return Shape(ShapeKind.MESSAGE_ONLY, message_key, None, keys)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import libcst as cst
@@ -13,13 +13,13 @@ from unsentinel.core.model import Action, Inferred, Kind
 from unsentinel.core.rule import Example, Rule, RuleContext
 from unsentinel.core.syntax import NodeIndex, string_key
 from unsentinel.errors import build
+from unsentinel.errors.candidates import may_hold_error_dicts
 from unsentinel.errors.clients import ClientFinder
 from unsentinel.errors.code import infer_error_code
 from unsentinel.errors.consumers import ConsumerFinder
-from unsentinel.errors.candidates import may_hold_error_dicts
 from unsentinel.errors.facts import ErrorFacts, ErrorNotes
 from unsentinel.errors.lookalikes import reason as lookalike_reason
-from unsentinel.errors.lookalikes import suspicious
+from unsentinel.errors.lookalikes import suspicious, unclear_bare
 from unsentinel.errors.shapes import (
     DETAIL_CONTAINERS,
     MESSAGE_KEYS,
@@ -243,18 +243,27 @@ class ErrorDict(Rule):
         ),
         Example(
             """
+            def get_note(arguments):
+                return {"ok": False, "error": "note_id is required"}
+
             def test_missing():
                 resp = tools.get_note({})
                 assert resp["ok"] is False
                 assert resp["error"] == "note 7 not found"
             """,
             """
+            import error_codes
+            from error_model import ErrorDetail
+
+            def get_note(arguments):
+                return {"success": False, "error": ErrorDetail(code=error_codes.VALIDATION_MISSING_PARAM, message="note_id is required", details={"param_name": "note_id"}).to_dict()}
+
             def test_missing():
                 resp = tools.get_note({})
                 assert resp["success"] is False
                 assert resp["error"]["message"] == "note 7 not found"
             """,
-            id="consumer in a test",
+            id="consumer in a test follows its producer",
         ),
         Example(
             """
@@ -269,6 +278,7 @@ class ErrorDict(Rule):
         super().__init__(context)
         self._incremental: dict[cst.FunctionDef, set[str]] = {}
         self._consumer_tests: list[cst.FunctionDef] = []
+        self._pending: list[tuple[cst.FunctionDef | None, cst.CSTNode, Callable[[], None]]] = []
 
     @classmethod
     def needles(cls, config: Config) -> tuple[bytes, ...]:
@@ -288,27 +298,42 @@ class ErrorDict(Rule):
         shape = classify(node)
         if shape is None and not suspicious(node, shape) or self._in_assertion(node):
             return
-        flow = response_flow(node, self.context.parent) if shape is not None else None
+        flow = response_flow(node, self.context.parent)
         if shape is None or flow is None:
-            self._note(node, shape)
+            self._note(node, shape, returned=flow is not None)
             return
         if shape.kind is ShapeKind.WRAPPED:
+            self._hold(node)
             self._report_only(node, "Error message inside a success envelope; review by hand")
             return
         status = flow.status
         if status is not None and status < 400:
             if shape.kind is not ShapeKind.MESSAGE_ONLY:
+                self._hold(node)
                 self._report_only(node, f"Error-shaped dict returned with HTTP {status}; skipped")
             return
         if shape.kind is ShapeKind.MESSAGE_ONLY and status is None:
             return
-        self._rewrite_dict(node, shape, status)
+        in_handler = handler_of(node, self.context.parent) is not None
+        unclear = unclear_bare(node, shape, status, in_handler)
+        if unclear is not None:
+            self._note(node, shape, returned=True, why=unclear)
+            return
+        self._defer(node, lambda: self._rewrite_dict(node, shape, status))
 
-    def _note(self, node: cst.Dict, shape: Shape | None) -> None:
-        """A look-alike left alone: listed in ``plan`` with the reason, not a finding."""
+    def _note(
+        self, node: cst.Dict, shape: Shape | None, *, returned: bool, why: str | None = None
+    ) -> None:
+        """A look-alike left alone: listed in ``plan`` with the reason, not a finding.
+
+        One that is returned holds its function back: a reader of the function's result
+        cannot tell it from a migrated error, so none of them may change.
+        """
         if not suspicious(node, shape):
             return
-        why = lookalike_reason(node, self.context.parent)
+        if returned:
+            self._hold(node)
+        why = why or lookalike_reason(node, self.context.parent)
         self.context.report(
             self,
             node,
@@ -317,6 +342,35 @@ class ErrorDict(Rule):
             action=Action.NOTE,
             reasons=(why,),
         )
+
+    # -- the group rule: a function's error dicts change together or not at all ----------
+    def _hold(self, node: cst.CSTNode) -> None:
+        function = enclosing_function(node, self.context.parent)
+        if function is not None:
+            self.context.shared(ErrorNotes).held_functions.add(function.name.value)
+
+    def _defer(self, node: cst.CSTNode, rewrite: Callable[[], None]) -> None:
+        """Rewrite in :meth:`finish`, once every error dict of the function is known."""
+        self._pending.append((enclosing_function(node, self.context.parent), node, rewrite))
+
+    def _settle_producers(self) -> None:
+        held = self.context.shared(ErrorNotes).held_functions
+        for function, node, rewrite in self._pending:
+            if function is None or function.name.value not in held:
+                rewrite()
+                continue
+            why = (
+                f"{function.name.value}() also returns an error-looking dict that is left "
+                "alone; its error dicts and their readers change together or not at all"
+            )
+            self.context.report(
+                self,
+                node,
+                f"Ad-hoc error dict left as it is: {why}",
+                kind=Kind.ERROR,
+                action=Action.SKIP,
+                reasons=(why,),
+            )
 
     def visit_Assign(self, node: cst.Assign) -> None:
         target = node.targets[0].target if len(node.targets) == 1 else None
@@ -345,6 +399,9 @@ class ErrorDict(Rule):
         key = string_key(target)
         if key not in MESSAGE_KEYS or not is_stringish(node.value):
             return
+        self._defer(node, lambda: self._rewrite_assignment(node))
+
+    def _rewrite_assignment(self, node: cst.Assign) -> None:
         error = self._error_for(node, node.value, None, extras={}, spreads=())
         self._returns_error(node)
         value = self._error_value(error)
@@ -405,6 +462,8 @@ class ErrorDict(Rule):
             translated=text.translated,
             custom=self.config.error_codes,
         )
+        decided = self.context.decide(node, "code", code)  # an edited plan's code, if any
+        code = decided if decided.value is not None else code  # an error always has a code
         assert code.value is not None
         entries: list[tuple[str, cst.BaseExpression]] = []
         param = build.param_name(text, code.value)
@@ -485,11 +544,15 @@ class ErrorDict(Rule):
     # -- consumers ----------------------------------------------------------------------
     def finish(self) -> None:
         """Consumers, once every producer of the file is known (plus the gathered ones)."""
+        self._settle_producers()
         index = self.context.shared(NodeIndex)
-        nodes = index
-        tests = ConsumerFinder(self, self.context, nodes)
-        clients = ClientFinder(self, self.context, nodes)
-        producers = self.context.facts.get(ErrorFacts).error_functions | frozenset(self.context.shared(ErrorNotes).error_functions)
+        notes = self.context.shared(ErrorNotes)
+        gathered = self.context.facts.get(ErrorFacts)
+        held = gathered.held_functions | frozenset(notes.held_functions)
+        producers = (gathered.error_functions | frozenset(notes.error_functions)) - held
+        ours = gathered.defined_functions
+        tests = ConsumerFinder(self, self.context, index, producers, held, ours)
+        clients = ClientFinder(self, self.context, index)
         functions: list[cst.FunctionDef | None] = [None]
         functions += [
             f for f in index.by_type.get(cst.FunctionDef, []) if isinstance(f, cst.FunctionDef)
@@ -497,8 +560,8 @@ class ErrorDict(Rule):
         for function in functions:
             if function is not None and function.name.value.startswith("test"):
                 tests.scan_function(function)
-            elif producers:
-                clients.scan(function, producers)
+            elif producers or held:
+                clients.scan(function, producers, held)
 
 
 def _with_value(updated: cst.CSTNode, value: cst.BaseExpression) -> cst.CSTNode:
