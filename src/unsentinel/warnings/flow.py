@@ -101,8 +101,9 @@ class WarningFlow:
             elif isinstance(ancestor, (cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp)):
                 loops = list(_comp_fors(ancestor.for_in))
             for target, iterable in loops:
-                if isinstance(target, cst.Name) and target.value == name.value:
-                    shape = self.shape(iterable)
+                walked = loop_iterable(target, name.value, iterable)
+                if walked is not None:
+                    shape = self.shape(walked)
                     return shape.item if shape in (Shape.LIST, Shape.DICT_LIST) else None
             if ancestor is function:
                 break
@@ -160,6 +161,25 @@ class WarningFlow:
         if element is Shape.DICT:
             return Shape.DICT_LIST
         return None
+
+
+def loop_iterable(
+    target: cst.BaseAssignTargetExpression, name: str, iterable: cst.BaseExpression
+) -> cst.BaseExpression | None:
+    """The iterable a loop variable ``name`` walks (``enumerate(xs, start=1)``: ``xs``)."""
+    if isinstance(target, cst.Name):
+        return iterable if target.value == name else None
+    if (
+        isinstance(target, cst.Tuple)
+        and len(target.elements) == 2
+        and isinstance(iterable, cst.Call)
+        and last_name(iterable.func) == "enumerate"
+        and iterable.args
+    ):
+        second = target.elements[1].value
+        if isinstance(second, cst.Name) and second.value == name:
+            return iterable.args[0].value
+    return None
 
 
 def _is_empty(expr: cst.BaseExpression) -> bool:

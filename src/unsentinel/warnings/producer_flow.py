@@ -9,17 +9,29 @@ The two rules differ only in which strings they take.
 from __future__ import annotations
 
 import ast
-
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cached_property
 
 import libcst as cst
 
 from unsentinel.core.config import Config
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.syntax import last_name
-from unsentinel.warnings.facts import TupleSlot, WarningShape
-from unsentinel.warnings.rewrite import WarningRewriter
 from unsentinel.warnings.candidates import uses_warning_list
+from unsentinel.warnings.carriers import BUILTIN_CALLS, FileCarriers, is_helper_call
+from unsentinel.warnings.facts import TupleSlot, WarningShape
+from unsentinel.warnings.graph import (
+    Carrier,
+    ConstantUse,
+    FieldCarrier,
+    KeyCarrier,
+    ParamCarrier,
+    ReturnCarrier,
+    SlotCarrier,
+)
+from unsentinel.warnings.rewrite import WarningRewriter
 from unsentinel.warnings.rule import warning_list_patterns
 from unsentinel.warnings.strings import is_stringish, text_marker
 
@@ -74,6 +86,28 @@ class WarningProducer(WarningRewriter):
             return True
         return not cls.sentinel_only and uses_warning_list(tree, config)
 
+    _into: tuple[Carrier, ...] = ()  # where the values being followed now end up
+
+    @cached_property
+    def carriers(self) -> FileCarriers:
+        return self.context.shared(FileCarriers)
+
+    @contextmanager
+    def _flowing_into(self, carriers: tuple[Carrier, ...]) -> Iterator[None]:
+        """Values followed inside the block land in ``carriers`` (a group of the graph)."""
+        outer = self._into
+        self._into = carriers
+        try:
+            yield
+        finally:
+            self._into = outer
+
+    def _sink(self, carriers: tuple[Carrier, ...], value: cst.BaseExpression) -> None:
+        """Follow ``value`` into ``carriers``: its producers, and the link between them."""
+        with self._flowing_into(carriers):
+            self.carriers.link(carriers, self.carriers.of(value))
+            self._elements(value)
+
     def visit_Module(self, node: cst.Module) -> None:
         for name, value in self.analysis.module_string_constants.items():
             if text_marker(value, self.config.severity_markers) is not None:
@@ -85,22 +119,32 @@ class WarningProducer(WarningRewriter):
         func = node.func
         if isinstance(func, cst.Attribute) and self.analysis.is_warning_list(func.value):
             method = func.attr.value
+            into = self.carriers.of(func.value)
             if method in APPENDERS and len(node.args) > APPENDERS[method]:
-                self._candidate(node.args[APPENDERS[method]].value)
+                value = node.args[APPENDERS[method]].value
+                with self._flowing_into(into):
+                    self.carriers.link(into, self.carriers.of(value))
+                    self._candidate(value)
             elif method == "extend" and node.args:
-                self._elements(node.args[0].value)
+                self._sink(into, node.args[0].value)
         callee = last_name(func)
         for index, arg in enumerate(node.args):
             keyword = arg.keyword.value if arg.keyword is not None else None
+            key: int | str = keyword if keyword else index
+            param: tuple[Carrier, ...] = ()
+            if callee is not None and _is_helper_name(callee, func):
+                param = (ParamCarrier(callee, key),)
             if keyword is not None and self.analysis.is_warning_list_name(keyword):
-                self._elements(arg.value)
+                self._sink((FieldCarrier(keyword), *param), arg.value)
             elif (
                 callee
-                and self.facts.takes_warnings(callee, keyword if keyword else index)
+                and self.facts.takes_warnings(callee, key)
                 and isinstance(arg.value, (cst.List, cst.Tuple))
             ):
                 # A literal list handed to a helper that takes warnings (often in tests).
-                self._elements(arg.value)
+                self._sink(param, arg.value)
+            elif param and self.flow.shape(arg.value) is not None:
+                self.carriers.link(param, self.carriers.of(arg.value))
 
     def _mocked_helper(self, node: cst.Call) -> None:
         """``patch("pkg.mod.check", return_value=[...])`` / ``setattr(mod, "check", lambda
@@ -120,10 +164,11 @@ class WarningProducer(WarningRewriter):
                 value = value.body
             elif not (arg.keyword is not None and arg.keyword.value == "return_value"):
                 continue
-            if single:
-                self._candidate(value)
-            else:
-                self._elements(value)
+            with self._flowing_into((ReturnCarrier(target),)):
+                if single:
+                    self._candidate(value)
+                else:
+                    self._elements(value)
 
     def visit_DictElement(self, node: cst.DictElement) -> None:
         """``{"warnings": [...]}``: a view splatted into a model, or -- in tests -- a
@@ -131,21 +176,40 @@ class WarningProducer(WarningRewriter):
         key = node.key.evaluated_value if isinstance(node.key, cst.SimpleString) else None
         if isinstance(key, str) and self.analysis.is_warning_list_name(key):
             self._as_dict = self.context.is_test_file
-            self._elements(node.value)
+            self._sink((KeyCarrier(key),), node.value)
             self._as_dict = False
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         if isinstance(node.operator, cst.AddAssign) and self.analysis.is_warning_list(node.target):
-            self._elements(node.value)
+            self._sink(self.carriers.of(node.target), node.value)
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        if any(self.analysis.is_warning_list(t.target) for t in node.targets):
-            self._elements(node.value)
+        lists = [t.target for t in node.targets if self.analysis.is_warning_list(t.target)]
+        if lists:
+            self._sink(tuple(c for t in lists for c in self.carriers.of(t)), node.value)
+        else:
+            for target in node.targets:
+                self._record_local(target.target, node.value)
         self._record_unpacked_flow(node)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         if node.value is not None and self.analysis.is_warning_list(node.target):
-            self._elements(node.value)
+            self._sink(self.carriers.of(node.target), node.value)
+        elif node.value is not None:
+            self._record_local(node.target, node.value)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        """A parameter is one place whether a caller passes it by position or by name."""
+        name = node.name.value
+        for index, param in enumerate([*node.params.posonly_params, *node.params.params]):
+            key = param.name.value
+            if self.analysis.is_warning_list_name(key) or self.facts.takes_warnings(name, index):
+                self.carriers.link((ParamCarrier(name, index),), (ParamCarrier(name, key),))
+
+    def _record_local(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        """``note = helper(...)``: the local holds what the helper returns (when warnings)."""
+        if isinstance(target, (cst.Name, cst.Attribute)) and self.flow.shape(value) is not None:
+            self.carriers.link(self.carriers.of(target), self.carriers.of(value))
 
     def visit_Return(self, node: cst.Return) -> None:
         function = self.analysis.enclosing_function(node)
@@ -163,9 +227,16 @@ class WarningProducer(WarningRewriter):
             slots = self.facts.slots_of(name)
             for index in sorted(slots | {m for m in marked if m is not None}):
                 if index < len(node.value.elements):
-                    self._candidate(node.value.elements[index].value)
+                    value = node.value.elements[index].value
+                    into: tuple[Carrier, ...] = (SlotCarrier(name, index),)
+                    with self._flowing_into(into):
+                        self.carriers.link(into, self.carriers.of(value))
+                        self._candidate(value)
         elif name in self.facts.returning or None in marked:
-            self._elements(node.value, single=True)
+            into = (ReturnCarrier(name),)
+            with self._flowing_into(into):
+                self.carriers.link(into, self.carriers.of(node.value))
+                self._elements(node.value, single=True)
 
     # -- candidates ----------------------------------------------------------------------
     def _elements(self, expr: cst.BaseExpression, *, single: bool = False) -> None:
@@ -174,7 +245,11 @@ class WarningProducer(WarningRewriter):
                 if not isinstance(element, cst.StarredElement):
                     self._candidate(element.value)
         elif isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
-            self._candidate(expr.elt)
+            literal = _literal_iterable(expr)
+            if literal is not None:
+                self._elements(literal)
+            else:
+                self._candidate(expr.elt)
         elif isinstance(expr, cst.IfExp):
             self._elements(expr.body, single=single)
             self._elements(expr.orelse, single=single)
@@ -182,6 +257,8 @@ class WarningProducer(WarningRewriter):
             self._candidate(expr)
         else:
             self._record_call_flow(expr, WarningShape.LIST)
+            if not (isinstance(expr, cst.Call) and last_name(expr.func) in NOT_HELPERS):
+                self._unless_known(expr)  # ``warnings += extra``: what is in ``extra``?
 
     def _candidate(self, expr: cst.BaseExpression) -> None:
         if isinstance(expr, cst.IfExp):
@@ -196,21 +273,64 @@ class WarningProducer(WarningRewriter):
             self._unless_known(expr)
 
     def _local_flow(self, name: cst.Name) -> None:
-        """``warnings.append(note)``: follow ``note`` to its assignment in this function."""
+        """``warnings.append(note)``: follow ``note`` to its assignment in this function --
+        or to each of them when every one is a string or ``None`` (``block: str | None =
+        None`` then ``block = "BLOCK: ..."`` under a condition)."""
         function = self.analysis.enclosing_function(name)
         facts = self.analysis.function(function) if function is not None else None
-        value = self.analysis.single_assignment(name.value, facts) if facts is not None else None
+        values = facts.assignments.get(name.value, []) if facts is not None else []
+        if len(values) > 1 and all(is_stringish(v) or _is_none(v) for v in values):
+            for each in values:
+                if is_stringish(each):
+                    self._producer(each)
+            return
+        value = values[0] if len(values) == 1 else None
         if value is not None and is_stringish(value):
             self._producer(value)
+            return
+        if isinstance(value, cst.IfExp):  # ``note = "..." if bad else None``
+            self._candidate(value)
             return
         if value is not None:
             self._record_call_flow(value, WarningShape.ITEM)
         self._unless_known(name)
 
+    def _producer(self, expr: cst.BaseExpression) -> None:
+        """A string of a blocked group stays a string (reported ``skip``, naming why)."""
+        stripped = self._strip(expr)
+        if self.sentinel_only != (stripped is not None) or expr in self.context.edits:
+            return
+        if stripped is not None and stripped.marker is not None:
+            for carrier in self._into:  # kept in use if the group turns out blocked
+                self.notes.constant_uses.add(ConstantUse(carrier, stripped.marker.text))
+        blocker = self.carriers.blocker(self._into)
+        if blocker is None:
+            super()._producer(expr)
+            return
+        kind = "Sentinel warning" if stripped is not None else "Plain warning"
+        self.context.report(
+            self,
+            expr,
+            f"{kind} string left as it is: its group cannot be migrated whole",
+            kind=Kind.PRODUCER,
+            action=Action.SKIP,
+            reasons=(blocker.reason,),
+        )
+
     def _unless_known(self, expr: cst.BaseExpression) -> None:
-        """Never half-migrate: a value of unknown type going into a migrated warnings list is
-        reported, because after the rewrite it would be the one string among objects."""
-        if not self.context.facts.gathered or self.sentinel_only or self._is_known_warning(expr):
+        """Never half-migrate: a value of unknown type going into a warnings list blocks the
+        whole group it joins, because after a rewrite it would be the one string among
+        objects. Recorded in every pass (the gather pass settles the groups); reported once
+        the repository's facts are known."""
+        if self.sentinel_only or self._is_known_warning(expr):
+            return
+        self.carriers.block(
+            expr,
+            (*self._into, *self.carriers.of(expr)),
+            f"value of unknown type `{_short(expr, self.context.code_for(expr))}` "
+            "added to a warnings list",
+        )
+        if not self.context.facts.gathered:
             return
         self.context.report(
             self,
@@ -346,6 +466,33 @@ def _mentions(expr: cst.BaseExpression, name: str) -> bool:
     return found
 
 
+def _is_none(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == "None"
+
+
+def _short(_expr: cst.BaseExpression, code: str) -> str:
+    text = " ".join(code.split())
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _is_helper_name(callee: str | None, func: cst.BaseExpression) -> bool:
+    return callee not in NOT_HELPERS and is_helper_call(callee, func)
+
+
+def _literal_iterable(expr: cst.ListComp | cst.GeneratorExp) -> cst.BaseExpression | None:
+    """``[w for w in (a, b) if w]``: the literal tuple the element walks, if it is that."""
+    comp = expr.for_in
+    if (
+        comp.inner_for_in is None
+        and isinstance(expr.elt, cst.Name)
+        and isinstance(comp.target, cst.Name)
+        and comp.target.value == expr.elt.value
+        and isinstance(comp.iter, (cst.List, cst.Tuple))
+    ):
+        return comp.iter
+    return None
+
+
 def _helper_called(expr: cst.BaseExpression) -> str | None:
     """The project helper ``expr`` calls (``await`` unwrapped), if it is one."""
     if isinstance(expr, cst.Await):
@@ -353,4 +500,6 @@ def _helper_called(expr: cst.BaseExpression) -> str | None:
     if not isinstance(expr, cst.Call):
         return None
     callee = last_name(expr.func)
-    return callee if callee and callee not in NOT_HELPERS else None
+    if not callee or callee in NOT_HELPERS or callee in BUILTIN_CALLS:
+        return None
+    return callee

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import libcst as cst
 
+from functools import cached_property
+
 from unsentinel.core.discovery import module_name
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.rule import Example
+from unsentinel.warnings.carriers import FileCarriers
 from unsentinel.warnings.facts import WarningShape as Shape
 from unsentinel.warnings.rule import WarningListRule
 
@@ -133,6 +136,10 @@ class WarningAnnotation(WarningListRule):
         shapes = {flow.shape(r.value) for r in returns if r.value is not None}
         return bool(shapes) and shapes <= {Shape.LIST}
 
+    @cached_property
+    def carriers(self) -> FileCarriers:
+        return self.context.shared(FileCarriers)
+
     # -- the rewrite ----------------------------------------------------------------------
     def _rewrite(self, annotation: cst.Annotation, *, dict_items: bool, tuple_index: int | None = None) -> None:
         target: cst.BaseExpression | None = annotation.annotation
@@ -142,6 +149,18 @@ class WarningAnnotation(WarningListRule):
             return
         names = _str_names(target)
         if not names:
+            return
+        blocker = self.carriers.blocker(self.carriers.annotated(annotation, tuple_index))
+        if blocker is not None:
+            # An annotation changes only where the value flowing there is migrated.
+            self.context.report(
+                self,
+                annotation,
+                "Annotation left as it is: the warnings it describes stay strings",
+                kind=Kind.ANNOTATION,
+                action=Action.SKIP,
+                reasons=(blocker.reason,),
+            )
             return
         replacement = "dict[str, Any]" if dict_items else self.analysis.warning_class
         def build(_updated: cst.CSTNode) -> cst.CSTNode:

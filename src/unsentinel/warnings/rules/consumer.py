@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from functools import cached_property
+
 import libcst as cst
 
 from unsentinel.core.discovery import module_name
 from unsentinel.core.layout import expression_code
-from unsentinel.core.model import Action, Kind
+from unsentinel.core.model import Action, Kind, Severity
 from unsentinel.core.rule import Example
 from unsentinel.core.syntax import last_name
+from unsentinel.warnings.carriers import FileCarriers, is_helper_call
 from unsentinel.warnings.facts import ParamSlot
 from unsentinel.warnings.facts import WarningShape as Shape
 from unsentinel.warnings.rule import WarningListRule
@@ -104,6 +107,10 @@ class WarningConsumer(WarningListRule):
         shape: Shape | None = self.flow.shape(expr)
         return shape
 
+    @cached_property
+    def carriers(self) -> FileCarriers:
+        return self.context.shared(FileCarriers)
+
     # -- gather: which helper parameters receive warnings -------------------------------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         """Parameters named like a warnings list take warnings: callers may pass literals."""
@@ -124,7 +131,7 @@ class WarningConsumer(WarningListRule):
 
     def _record_parameters(self, node: cst.Call) -> None:
         callee = last_name(node.func)
-        if callee is None:
+        if callee is None or not is_helper_call(callee, node.func):
             return
         for index, arg in enumerate(node.args):
             shape = self._shape(arg.value)
@@ -200,8 +207,10 @@ class WarningConsumer(WarningListRule):
         return None
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
-        if not self._claimed(node):
-            self._display(node)
+        if self._claimed(node) or self._display(node):
+            return
+        if self._prefix_removal(node) is None:  # not ``w[len(P):]`` under a ``.strip()``
+            self._text_only(node, node.value, "a warning indexed or sliced as text")
 
     def _join(self, node: cst.Call) -> bool:
         """``"; ".join(warnings)`` -> ``"; ".join(w.message for w in warnings)``."""
@@ -235,6 +244,9 @@ class WarningConsumer(WarningListRule):
         if callee == "isinstance" and len(node.args) == 2:
             self._isinstance(node)
             return
+        if callee == "len" and len(node.args) == 1:
+            self._text_only(node, node.args[0].value, "the length of a warning's text")
+            return
         parameters = self.analysis.str_parameters(callee) if callee else {}
         for index, arg in enumerate(node.args):
             key: str | int = arg.keyword.value if arg.keyword else index
@@ -246,8 +258,8 @@ class WarningConsumer(WarningListRule):
         shape = self._item_shape(subject)
         if shape is None or not (isinstance(kind, cst.Name) and kind.value == "str"):
             return
-        self._replace(kind, "dict" if shape.is_dict else self.analysis.warning_class, "isinstance check on the new type")
-        if not shape.is_dict:
+        replaced = self._replace(kind, "dict" if shape.is_dict else self.analysis.warning_class, "isinstance check on the new type")
+        if replaced and not shape.is_dict:
             self._import_warning()
 
     def _import_warning(self) -> None:
@@ -321,6 +333,8 @@ class WarningConsumer(WarningListRule):
             self._equality(right, left)
 
     def _membership(self, node: cst.Comparison, left: cst.BaseExpression, right: cst.BaseExpression, *, negated: bool) -> None:
+        if isinstance(left, cst.SimpleString) and self.analysis.is_warning_list_name(str(left.evaluated_value)):
+            return  # ``"warnings" in result``: a test for a dict key, not a read of warnings
         item = self._item_shape(right)
         if item is not None and self._marker_only(left) is not None:
             marker = self._marker_only(left)
@@ -382,7 +396,7 @@ class WarningConsumer(WarningListRule):
         name = last_name(expr)
         if name is not None and not isinstance(expr, cst.SimpleString):
             if name in self.config.sentinel_constants:
-                return Marker(name, "blocking")
+                return Marker(name, Severity.BLOCKING)
             value = self.facts.marker_constants.get(name) or self.analysis.module_string_constants.get(name)
             found = text_marker(value, self.config.severity_markers) if value else None
             if found is not None and value is not None and value.strip() == found.text:
@@ -408,7 +422,28 @@ class WarningConsumer(WarningListRule):
             return True
         return any(a in self.context.edits for a in self.context.ancestors(node))
 
-    def _replace(self, node: cst.CSTNode, code: str, reason: str, *, review: str | None = None) -> None:
+    def _text_only(self, node: cst.CSTNode, subject: cst.BaseExpression, why: str) -> None:
+        """A use of a warning item that only a string supports and ``.message`` cannot stand
+        in for here: it blocks the warning's whole group (nothing connected migrates)."""
+        if self._shape(subject) is not Shape.ITEM:
+            return
+        carriers = self.carriers.of(subject)
+        self.carriers.block(node, carriers, why)
+        self.context.report(
+            self,
+            node,
+            f"Warning consumer: {why}; the warning's group is left as it is",
+            kind=Kind.CONSUMER,
+            action=Action.SKIP,
+            reasons=(f"{why}: rewrite it by hand, then run again",),
+        )
+
+    def _replace(self, node: cst.CSTNode, code: str, reason: str, *, review: str | None = None) -> bool:
+        """Schedule the rewrite, unless the warnings read here belong to a blocked group."""
+        blocker = self.carriers.blocker(self.carriers.around(node))
+        if blocker is not None:
+            self.context.report(self, node, f"Warning consumer left as it is ({reason}): its group cannot be migrated whole", kind=Kind.CONSUMER, action=Action.SKIP, reasons=(blocker.reason,))
+            return False
         new = cst.parse_expression(code)
 
         def build(updated: cst.CSTNode) -> cst.CSTNode:
@@ -420,6 +455,7 @@ class WarningConsumer(WarningListRule):
         action = Action.REVIEW if review else Action.REWRITE
         reasons = (reason, review) if review else (reason,)
         self.context.report(self, node, f"Warning consumer: {reason}", kind=Kind.CONSUMER, action=action, reasons=reasons)
+        return True
 
 
 _SHARED_SEVERITY = (

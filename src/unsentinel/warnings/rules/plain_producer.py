@@ -14,7 +14,9 @@ class PlainWarningProducer(WarningProducer):
         f-string that flows into a warnings list (the places UNS101 follows) becomes
         ``Warning(severity=..., message=..., field_path=..., code=...)``, the message
         unchanged. A value of unknown type going into a warnings list (a name or a call the
-        gather pass cannot follow) is reported and left as it is.
+        gather pass cannot follow) is reported and left as it is -- and so is every
+        producer, consumer and annotation connected to that list (a *connected group*),
+        each reported as ``skip`` naming the blocker.
 
     Why
         Once one entry of a warnings list is a ``Warning``, every entry must be: a consumer
@@ -76,23 +78,30 @@ class PlainWarningProducer(WarningProducer):
         ),
         Example(
             """
-            def archive(warnings, note):
+            def archive(warnings):
                 warnings.append("Order is archived")
-                warnings.append(note)
             """,
             """
             import warning_codes
             from warning_model import Warning
 
-            def archive(warnings, note):
+            def archive(warnings):
                 warnings.append(Warning(
                     severity="advisory",
                     message="Order is archived",
                     field_path=None,
                     code=warning_codes.ARCHIVED,
                 ))
+            """,
+            id="advisory by default",
+        ),
+        Example(
+            """
+            def archive(warnings, note):
+                warnings.append("Order is archived")
                 warnings.append(note)
             """,
-            id="advisory by default; a value of unknown type is reported, not rewritten",
+            None,
+            id="a value of unknown type blocks its whole list: nothing is rewritten",
         ),
     )

@@ -1,0 +1,270 @@
+"""Which carriers (see :mod:`unsentinel.warnings.graph`) an expression of one file stands for.
+
+The producer rules record the flows and blockers they see through :class:`FileCarriers`
+(one per file: ``context.shared``); every rewriting rule asks it, before scheduling an edit,
+whether the site's group is blocked. It follows the data the way
+:class:`~unsentinel.warnings.flow.WarningFlow` does (loop variables to their iterables, slices
+to their lists, helper calls to their returns) but answers *where*, not *in which shape*.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from unsentinel.core.syntax import last_name, string_key
+from unsentinel.warnings.analysis import FileAnalysis
+from unsentinel.warnings.facts import WarningFacts, WarningNotes
+from unsentinel.warnings.flow import WarningFlow, loop_iterable
+from unsentinel.warnings.graph import (
+    Blocker,
+    Carrier,
+    FieldCarrier,
+    KeyCarrier,
+    Link,
+    LocalCarrier,
+    ParamCarrier,
+    ReturnCarrier,
+    SlotCarrier,
+    blocker_of,
+)
+
+if TYPE_CHECKING:
+    from unsentinel.core.rule import RuleContext
+
+# Calls whose result is never a project helper's return value.
+BUILTIN_CALLS = frozenset(
+    {
+        "str",
+        "repr",
+        "format",
+        "len",
+        "int",
+        "float",
+        "bool",
+        "dict",
+        "set",
+        "frozenset",
+        "print",
+        "isinstance",
+        "getattr",
+        "next",
+        "iter",
+        "any",
+        "all",
+        "min",
+        "max",
+        "sum",
+        "filter",
+        "map",
+        "zip",
+        "enumerate",
+        "model_dump",
+        "asdict",
+        "dumps",
+        "loads",
+        "get",
+        "join",
+    }
+)
+_PASS_THROUGH = frozenset({"list", "sorted", "tuple", "reversed", "copy", "deepcopy"})
+
+
+class FileCarriers:
+    """The carriers of one file's expressions, and what the file records about them."""
+
+    def __init__(self, context: RuleContext) -> None:
+        self.context = context
+        self.analysis = context.shared(FileAnalysis)
+        self.notes = context.shared(WarningNotes)
+        self.facts = context.facts.get(WarningFacts)
+        self._active: set[int] = set()
+
+    # -- recording ------------------------------------------------------------------------
+    def link(self, first: Iterable[Carrier], second: Iterable[Carrier]) -> None:
+        """Whatever ``first`` holds, ``second`` may hold too (and back)."""
+        seconds = tuple(second)
+        for a in first:
+            for b in seconds:
+                if a != b:
+                    self.notes.links.add(Link(a, b))
+
+    def block(self, node: cst.CSTNode, carriers: Iterable[Carrier], why: str) -> None:
+        """``node`` cannot be migrated: neither can anything connected to ``carriers``."""
+        line = self.context.position(node).line
+        for carrier in carriers:
+            self.notes.blockers.add(Blocker(self.context.path, line, why, carrier))
+
+    def blocker(self, carriers: Iterable[Carrier]) -> Blocker | None:
+        """What blocks the group of any of ``carriers`` (from the gather pass), if anything."""
+        return blocker_of(self.facts.blocked, carriers)
+
+    # -- which carriers an expression stands for --------------------------------------------
+    def of(self, expr: cst.BaseExpression) -> tuple[Carrier, ...]:
+        key = id(expr)
+        if key in self._active:
+            return ()
+        self._active.add(key)
+        try:
+            return tuple(dict.fromkeys(self._of(expr)))
+        finally:
+            self._active.discard(key)
+
+    def _of(self, expr: cst.BaseExpression) -> tuple[Carrier, ...]:
+        if isinstance(expr, cst.Name):
+            return self._name(expr)
+        if isinstance(expr, cst.Attribute):
+            name = expr.attr.value
+            return (FieldCarrier(name),) if self.analysis.is_warning_list_name(name) else ()
+        if isinstance(expr, cst.Subscript):
+            key = string_key(expr)
+            if key is not None:
+                return (KeyCarrier(key),) if self.analysis.is_warning_list_name(key) else ()
+            return self.of(expr.value)
+        if isinstance(expr, cst.Await):
+            return self.of(expr.expression)
+        if isinstance(expr, cst.Call):
+            return self._call(expr)
+        if isinstance(expr, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
+            return self.of(expr.elt)
+        if isinstance(expr, cst.IfExp):
+            return (*self.of(expr.body), *self.of(expr.orelse))
+        if isinstance(expr, cst.BinaryOperation):
+            return (*self.of(expr.left), *self.of(expr.right))
+        if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
+            return tuple(
+                c
+                for e in expr.elements
+                if not isinstance(e, cst.StarredElement)
+                for c in self.of(e.value)
+            )
+        return ()
+
+    def _name(self, name: cst.Name) -> tuple[Carrier, ...]:
+        iterable = self._loop_iterable(name)
+        if iterable is not None:
+            return self.of(iterable)
+        function = self.analysis.enclosing_function(name)
+        if function is None and self._in_class_body(name):
+            return (FieldCarrier(name.value),)  # a model's field: one place with ``x.<name>``
+        if function is None:
+            return (LocalCarrier(self.context.module_name, "", name.value),)
+        params = function.params
+        if any(
+            p.name.value == name.value
+            for p in (*params.posonly_params, *params.params, *params.kwonly_params)
+        ):
+            return (ParamCarrier(function.name.value, name.value),)
+        return (LocalCarrier(self.context.module_name, function.name.value, name.value),)
+
+    def _loop_iterable(self, name: cst.Name) -> cst.BaseExpression | None:
+        function = self.analysis.enclosing_function(name)
+        for ancestor in self.context.ancestors(name):
+            if isinstance(ancestor, cst.For):
+                pairs = [(ancestor.target, ancestor.iter)]
+            elif isinstance(ancestor, (cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp)):
+                pairs = []
+                comp: cst.CompFor | None = ancestor.for_in
+                while comp is not None:
+                    pairs.append((comp.target, comp.iter))
+                    comp = comp.inner_for_in
+            else:
+                pairs = []
+            for target, iterable in pairs:
+                found = loop_iterable(target, name.value, iterable)
+                if found is not None:
+                    return found
+            if ancestor is function:
+                break
+        return None
+
+    def _call(self, call: cst.Call) -> tuple[Carrier, ...]:
+        func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "get" and call.args:
+            key = call.args[0].value
+            value = key.evaluated_value if isinstance(key, cst.SimpleString) else None
+            if isinstance(value, str) and self.analysis.is_warning_list_name(value):
+                return (KeyCarrier(value),)
+            return ()
+        callee = last_name(func)
+        if callee is None:
+            return ()
+        if callee in _PASS_THROUGH and call.args:
+            return self.of(call.args[0].value)
+        if callee in BUILTIN_CALLS or isinstance(func, cst.Attribute) and callee in _METHODS:
+            return ()
+        return (ReturnCarrier(callee),)
+
+    def returned(self, function: cst.FunctionDef, index: int | None) -> Carrier:
+        name = function.name.value
+        return ReturnCarrier(name) if index is None else SlotCarrier(name, index)
+
+    # -- the carriers of an annotated thing ------------------------------------------------
+    def annotated(self, annotation: cst.Annotation, index: int | None) -> tuple[Carrier, ...]:
+        """A field, a local, a parameter or a return value, by where ``annotation`` sits."""
+        parent = self.context.parent(annotation)
+        if isinstance(parent, cst.AnnAssign):
+            target = parent.target
+            if isinstance(target, cst.Name) and self._in_class_body(parent):
+                return (FieldCarrier(target.value),)
+            return self.of(target)
+        if isinstance(parent, cst.Param):
+            function = self.analysis.enclosing_function(parent)
+            return (
+                () if function is None else (ParamCarrier(function.name.value, parent.name.value),)
+            )
+        if isinstance(parent, cst.FunctionDef):
+            return (self.returned(parent, index),)
+        return ()
+
+    def _in_class_body(self, node: cst.CSTNode) -> bool:
+        for ancestor in self.context.ancestors(node):
+            if isinstance(ancestor, cst.ClassDef):
+                return True
+            if isinstance(ancestor, cst.FunctionDef):
+                return False
+        return False
+
+    def around(self, node: cst.CSTNode) -> tuple[Carrier, ...]:
+        """The carriers of the warnings read in ``node``, or in the smallest expression
+        around it that reads one (``isinstance(w, str)``: the ``str`` is edited, ``w`` read)."""
+        for candidate in (node, *self.context.ancestors(node)):
+            if isinstance(candidate, (cst.BaseStatement, cst.BaseSmallStatement)):
+                break
+            found = self._read_in(candidate)
+            if found:
+                return found
+        return ()
+
+    def _read_in(self, node: cst.CSTNode) -> tuple[Carrier, ...]:
+        flow = self.context.shared(WarningFlow)
+        found: list[Carrier] = []
+
+        def walk(current: cst.CSTNode) -> None:
+            if isinstance(current, cst.BaseExpression) and flow.shape(current) is not None:
+                found.extend(self.of(current))
+                return
+            for child in current.children:
+                walk(child)
+
+        walk(node)
+        return tuple(dict.fromkeys(found))
+
+
+_METHODS = frozenset(
+    {"append", "extend", "insert", "copy", "items", "keys", "values", "strip", "split", "lower"}
+)
+CONTAINER_METHODS = frozenset(
+    {"append", "extend", "insert", "add", "update", "setdefault", "remove", "index", "count"}
+)
+
+
+def is_helper_call(callee: str | None, func: cst.BaseExpression) -> bool:
+    """May this call be a project helper, whose parameters are places of their own? Not a
+    builtin, and not a list method: ``existing.extend(warnings)`` says nothing about every
+    other list ever extended."""
+    if callee is None or callee in BUILTIN_CALLS:
+        return False
+    return not (isinstance(func, cst.Attribute) and callee in CONTAINER_METHODS)

@@ -1,0 +1,168 @@
+"""Where warnings live, how they move between those places, and which groups can migrate.
+
+A value changes from ``str`` to ``Warning`` only when every producer and consumer connected
+to it changes too. The flow model is therefore a graph: its nodes are *carriers* -- the
+places a warning lives (a local list, a model field, a dict key, a helper's return value or
+one slot of it, a parameter) -- and its edges are the flows seen in code (``append``,
+``extend``, assignment, ``return``, argument passing, unpacking). Each file records its
+edges and its *blockers* (sites that cannot be migrated) in ``WarningNotes``; the gather
+pass merges them and :func:`settle_blocked` decides, per connected group, whether anything
+blocks it. A rewrite of a site whose carrier lies in a blocked group is reported as
+``skip`` naming the blocker, never half-applied.
+
+The keys are typed values, never strings with a grammar. Function names are bare names,
+as in the rest of the warning facts: two helpers with one name share a group, which can
+only make the tool skip more, never migrate less consistently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class LocalCarrier:
+    """A variable of one function (``function`` is ``""`` at module level)."""
+
+    module: str
+    function: str
+    name: str
+
+
+@dataclass(frozen=True, order=True)
+class FieldCarrier:
+    """Every ``x.<name>`` attribute and every model field ``<name>``: one place per name."""
+
+    name: str
+
+
+@dataclass(frozen=True, order=True)
+class KeyCarrier:
+    """A dict entry ``{"<name>": ...}`` / ``d["<name>"]``, as built or as dumped."""
+
+    name: str
+
+
+@dataclass(frozen=True, order=True)
+class ReturnCarrier:
+    """What ``function`` returns (as a whole)."""
+
+    function: str
+
+
+@dataclass(frozen=True, order=True)
+class SlotCarrier:
+    """Element ``index`` of the tuple ``function`` returns."""
+
+    function: str
+    index: int
+
+
+@dataclass(frozen=True, order=True)
+class ParamCarrier:
+    """A parameter of ``function``, by position or by name (the two are linked at the def)."""
+
+    function: str
+    key: int | str
+
+
+Carrier = LocalCarrier | FieldCarrier | KeyCarrier | ReturnCarrier | SlotCarrier | ParamCarrier
+
+
+def carrier_order(carrier: Carrier) -> tuple[str, str]:
+    """A total order over carriers of different kinds (for deterministic settling)."""
+    return type(carrier).__name__, repr(carrier)
+
+
+def carrier_name(carrier: Carrier) -> str:
+    """The name a file must mention to touch ``carrier`` (a function, a field or a key)."""
+    if isinstance(carrier, (FieldCarrier, KeyCarrier)):
+        return carrier.name
+    if isinstance(carrier, LocalCarrier):
+        return carrier.function or carrier.name
+    return carrier.function
+
+
+@dataclass(frozen=True)
+class Link:
+    """A flow between two carriers: whatever one holds, the other may hold too."""
+
+    first: Carrier
+    second: Carrier
+
+
+@dataclass(frozen=True)
+class Blocker:
+    """A site whose value cannot be migrated: its whole group stays as it is."""
+
+    path: str
+    line: int
+    why: str
+    carrier: Carrier
+
+    def order(self) -> tuple[str, int, str, tuple[str, str]]:
+        return self.path, self.line, self.why, carrier_order(self.carrier)
+
+    @property
+    def reason(self) -> str:
+        """What every other site of the group says about why it was skipped."""
+        return f"connected to {self.path}:{self.line}: {self.why}"
+
+
+@dataclass(frozen=True)
+class ConstantUse:
+    """A producer at ``carrier`` that spells a sentinel constant: skipped, the use stays."""
+
+    carrier: Carrier
+    name: str
+
+
+class _UnionFind:
+    def __init__(self) -> None:
+        self.parent: dict[Carrier, Carrier] = {}
+
+    def find(self, carrier: Carrier) -> Carrier:
+        parent = self.parent.setdefault(carrier, carrier)
+        if parent == carrier:
+            return carrier
+        root = self.find(parent)
+        self.parent[carrier] = root
+        return root
+
+    def union(self, first: Carrier, second: Carrier) -> None:
+        a, b = self.find(first), self.find(second)
+        if a != b:  # the smaller key is the root: the result never depends on the order
+            low, high = sorted((a, b), key=carrier_order)
+            self.parent[high] = low
+
+
+def settle_blocked(links: Iterable[Link], blockers: Iterable[Blocker]) -> dict[Carrier, Blocker]:
+    """Every carrier of a blocked group, mapped to the group's first blocker.
+
+    A field and a dict key of the same name are one place: ``model_dump()`` turns the one
+    into the other.
+    """
+    groups = _UnionFind()
+    for link in links:
+        groups.union(link.first, link.second)
+    blockers = sorted(blockers, key=Blocker.order)
+    for blocker in blockers:
+        groups.find(blocker.carrier)
+    for carrier in list(groups.parent):
+        if isinstance(carrier, KeyCarrier):
+            groups.union(carrier, FieldCarrier(carrier.name))
+        elif isinstance(carrier, FieldCarrier):
+            groups.union(carrier, KeyCarrier(carrier.name))
+    first: dict[Carrier, Blocker] = {}
+    for blocker in blockers:
+        first.setdefault(groups.find(blocker.carrier), blocker)
+    return {
+        carrier: first[root] for carrier in groups.parent if (root := groups.find(carrier)) in first
+    }
+
+
+def blocker_of(blocked: Mapping[Carrier, Blocker], carriers: Iterable[Carrier]) -> Blocker | None:
+    """The blocker of the first blocked group among ``carriers``, if any."""
+    found = sorted((blocked[c] for c in carriers if c in blocked), key=Blocker.order)
+    return found[0] if found else None

@@ -1,0 +1,344 @@
+"""Connected groups: a warning value changes type only together with everything it meets.
+
+Each case is a small multi-module project run through the whole tool (gather, rewrite) the
+way ``unsentinel diff`` runs it. A case either migrates consistently -- every producer,
+consumer and annotation of the group changes -- or is skipped as a group: no site of it
+changes, and every site says which blocker (path:line, why) held it back.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from unsentinel.core.config import load_config
+from unsentinel.core.model import Action, Mode, Site
+from unsentinel.core.runner import RunResult
+from unsentinel.registry import run
+
+
+@pytest.fixture(autouse=True)
+def _inside(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run from the project's root, so sites show paths as a user sees them."""
+    monkeypatch.chdir(tmp_path)
+
+
+def _project(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"))
+    return root
+
+
+def _diff(root: Path) -> RunResult:
+    return run([root], load_config((root,)), Mode.DIFF, jobs=1)
+
+
+def _new_text(result: RunResult, name: str) -> str | None:
+    """The rewritten text of ``name``, or None when the file is left as it is."""
+    for file in result.results:
+        if file.path.replace("\\", "/").endswith(name):
+            assert file.error is None, file.error
+            return file.new_text
+    raise AssertionError(f"{name} not in the run")
+
+
+def _sites(result: RunResult, name: str) -> list[Site]:
+    return [
+        site
+        for file in result.results
+        if file.path.replace("\\", "/").endswith(name)
+        for site in file.sites
+    ]
+
+
+def _warning_sites(result: RunResult, name: str) -> list[Site]:
+    """Sites of the warning producer, consumer and annotation rules."""
+    return [s for s in _sites(result, name) if s.rule in ("UNS101", "UNS102", "UNS201", "UNS301")]
+
+
+# -- one blocker, two files: the whole group stays as it is ----------------------------------
+
+HELPER = """
+    BLOCK_WARNING_PREFIX = "BLOCK:"
+
+    def check_rows(rows, warnings: list[str]) -> None:
+        for row in rows:
+            if not row:
+                warnings.append(f"{BLOCK_WARNING_PREFIX} empty row")
+"""
+TOOL_BLOCKED = """
+    from app.checks import BLOCK_WARNING_PREFIX, check_rows
+
+    def run_tool(rows, note):
+        warnings: list[str] = []
+        check_rows(rows, warnings)
+        warnings.append(note)
+        blocked = any(w.startswith(BLOCK_WARNING_PREFIX) for w in warnings)
+        return blocked, warnings
+"""
+
+
+def test_a_group_with_one_blocker_is_skipped_whole_across_two_files(tmp_path: Path) -> None:
+    root = _project(
+        tmp_path, {"app/__init__.py": "", "app/checks.py": HELPER, "app/tool.py": TOOL_BLOCKED}
+    )
+    result = _diff(root)
+
+    assert _new_text(result, "app/checks.py") is None
+    assert _new_text(result, "app/tool.py") is None
+    checks = _warning_sites(result, "app/checks.py")
+    tool = _warning_sites(result, "app/tool.py")
+    assert checks and tool
+    assert {s.action for s in checks + tool} == {Action.SKIP}
+    blocker = "connected to app/tool.py:6: value of unknown type `note` added to a warnings list"
+    # The producer in the other file and the consumer both name the blocker.
+    assert [s.reasons for s in checks if s.rule == "UNS101"] == [(blocker,)]
+    assert [s.reasons for s in tool if s.rule == "UNS201"] == [(blocker,)]
+    assert [s.rule for s in checks] == ["UNS301", "UNS101"]  # the parameter annotation too
+    # The constant stays: the string that spells it was not migrated.
+    assert not any(
+        s.rule == "UNS401" and s.action is Action.REWRITE for s in _sites(result, "checks.py")
+    )
+
+
+def test_without_the_blocker_the_same_group_migrates_whole(tmp_path: Path) -> None:
+    tool = TOOL_BLOCKED.replace("        warnings.append(note)\n", "")
+    root = _project(tmp_path, {"app/__init__.py": "", "app/checks.py": HELPER, "app/tool.py": tool})
+    result = _diff(root)
+
+    checks_text = _new_text(result, "app/checks.py")
+    tool_text = _new_text(result, "app/tool.py")
+    assert checks_text is not None and tool_text is not None
+    assert "warnings.append(Warning(" in checks_text
+    assert "warnings: list[Warning]" in checks_text
+    assert 'any(w.severity == "blocking" for w in warnings)' in tool_text
+    assert "warnings: list[Warning] = []" in tool_text
+    actions = {
+        s.action for s in _warning_sites(result, "checks.py") + _warning_sites(result, "tool.py")
+    }
+    assert Action.SKIP not in actions
+
+
+# -- flow shapes that must migrate consistently -------------------------------------------
+
+
+def test_a_local_assigned_then_appended_later_migrates(tmp_path: Path) -> None:
+    source = """
+        def check(order, warnings: list[str]) -> None:
+            block: str | None = None
+            if order.done:
+                block = "BLOCK: order is already completed"
+            if block:
+                warnings.append(block)
+    """
+    root = _project(tmp_path, {"app.py": source})
+    result = _diff(root)
+    text = _new_text(result, "app.py")
+    assert text is not None
+    assert "block = Warning(" in text
+    assert 'message="order is already completed"' in text
+    assert "warnings: list[Warning]" in text
+    assert "block: str | None = None" in text  # not a value of the warnings list type
+    assert Action.SKIP not in {s.action for s in _warning_sites(result, "app.py")}
+
+
+def test_a_tuple_slot_and_the_callers_unpacking_migrate_across_files(tmp_path: Path) -> None:
+    helper = """
+        def resolve(location_id) -> tuple[int, str | None]:
+            if location_id is None:
+                return 0, "BLOCK: no location given"
+            return location_id, None
+    """
+    caller = """
+        from app.resolve import resolve
+
+        def move(request, warnings: list[str]):
+            location, note = resolve(request.location_id)
+            if note:
+                warnings.append(note)
+            return location
+    """
+    root = _project(
+        tmp_path, {"app/__init__.py": "", "app/resolve.py": helper, "app/move.py": caller}
+    )
+    result = _diff(root)
+    helper_text = _new_text(result, "app/resolve.py")
+    assert helper_text is not None
+    assert "-> tuple[int, Warning | None]" in helper_text
+    assert "return 0, Warning(" in helper_text
+    move_text = _new_text(result, "app/move.py")
+    assert move_text is not None and "warnings: list[Warning]" in move_text
+    assert Action.SKIP not in {s.action for s in _warning_sites(result, ".py")}
+
+
+def test_a_filter_over_a_tuple_of_locals_migrates(tmp_path: Path) -> None:
+    source = """
+        def check(order):
+            warnings = []
+            a = "BLOCK: order is empty" if not order.lines else None
+            b = "Order is archived"
+            warnings.extend([w for w in (a, b) if w])
+            return warnings
+    """
+    root = _project(tmp_path, {"app.py": source})
+    result = _diff(root)
+    text = _new_text(result, "app.py")
+    assert text is not None
+    assert 'message="order is empty"' in text
+    assert 'message="Order is archived"' in text
+    assert Action.SKIP not in {s.action for s in _warning_sites(result, "app.py")}
+
+
+def test_an_enumerate_loop_and_an_fstring_over_migrated_warnings(tmp_path: Path) -> None:
+    source = """
+        def report(order):
+            warnings = ["BLOCK: order is empty"]
+            for number, warning in enumerate(warnings, start=1):
+                print(f"{number}. {warning}")
+    """
+    root = _project(tmp_path, {"app.py": source})
+    result = _diff(root)
+    text = _new_text(result, "app.py")
+    assert text is not None
+    assert "Warning(" in text
+    assert 'print(f"{number}. {warning.message}")' in text
+
+
+def test_dumped_warnings_are_read_by_key(tmp_path: Path) -> None:
+    model = """
+        from pydantic import BaseModel
+
+        class Response(BaseModel):
+            warnings: list[str] = []
+
+        def build(order):
+            return Response(warnings=["BLOCK: order is empty"])
+    """
+    reader = """
+        from app.model import build
+
+        def show(order):
+            data = build(order).model_dump()
+            return [w for w in data["warnings"] if w.startswith("BLOCK:")]
+    """
+    root = _project(tmp_path, {"app/__init__.py": "", "app/model.py": model, "app/show.py": reader})
+    result = _diff(root)
+    model_text = _new_text(result, "app/model.py")
+    show_text = _new_text(result, "app/show.py")
+    assert model_text is not None and "warnings: list[Warning] = []" in model_text
+    assert show_text is not None
+    assert 'if w["severity"] == "blocking"' in show_text
+
+
+def test_a_dumped_dict_key_with_a_blocker_skips_the_model_too(tmp_path: Path) -> None:
+    model = """
+        from pydantic import BaseModel
+
+        class Response(BaseModel):
+            warnings: list[str] = []
+
+        def build(order, note):
+            return Response(warnings=["BLOCK: order is empty", note])
+    """
+    reader = """
+        from app.model import build
+
+        def show(order):
+            data = build(order, "x").model_dump()
+            return [w for w in data["warnings"] if w.startswith("BLOCK:")]
+    """
+    root = _project(tmp_path, {"app/__init__.py": "", "app/model.py": model, "app/show.py": reader})
+    result = _diff(root)
+    assert _new_text(result, "app/model.py") is None
+    assert _new_text(result, "app/show.py") is None
+    reasons = {s.reasons for s in _warning_sites(result, ".py") if s.action is Action.SKIP}
+    assert reasons == {
+        ("connected to app/model.py:7: value of unknown type `note` added to a warnings list",),
+        ("cannot tell whether this is a string; left as it is",),
+    }
+
+
+def test_a_parameter_group_is_skipped_when_a_caller_passes_unknown_values(tmp_path: Path) -> None:
+    lib = """
+        def summarize(warnings: list[str]) -> str:
+            return "; ".join(warnings)
+    """
+    caller = """
+        from app.lib import summarize
+
+        def tool(order, extra):
+            warnings = ["BLOCK: order is empty"]
+            warnings += extra
+            return summarize(warnings)
+    """
+    root = _project(tmp_path, {"app/__init__.py": "", "app/lib.py": lib, "app/tool.py": caller})
+    result = _diff(root)
+    assert _new_text(result, "app/lib.py") is None
+    assert _new_text(result, "app/tool.py") is None
+    lib_sites = _warning_sites(result, "app/lib.py")
+    assert lib_sites and {s.action for s in lib_sites} == {Action.SKIP}
+    assert all(s.reasons[0].startswith("connected to app/tool.py:5:") for s in lib_sites)
+
+
+# -- weak evidence must not connect (or create) groups ---------------------------------------
+
+
+def test_extending_another_list_with_warnings_does_not_make_it_a_warnings_list(
+    tmp_path: Path,
+) -> None:
+    helpers = """
+        def merge(existing, warnings):
+            existing.extend(warnings)
+            return existing
+    """
+    cli = """
+        def command(tool):
+            command = ["claude"]
+            command.extend(["--allowed-tools", tool])
+            return command
+
+        def check(order):
+            warnings = ["BLOCK: order is empty"]
+            return warnings
+    """
+    root = _project(tmp_path, {"app/__init__.py": "", "app/helpers.py": helpers, "app/cli.py": cli})
+    result = _diff(root)
+    text = _new_text(result, "app/cli.py")
+    assert text is not None
+    assert 'command.extend(["--allowed-tools", tool])' in text
+    assert "Warning(\n" in text or "Warning(" in text
+
+
+def test_a_str_of_the_list_does_not_make_str_a_warning_helper(tmp_path: Path) -> None:
+    source = """
+        def check(order, warnings, dry_run):
+            warnings = [str(warnings)]
+            flag = str(dry_run).lower()
+            return warnings, flag
+    """
+    root = _project(tmp_path, {"app.py": source})
+    result = _diff(root)
+    text = _new_text(result, "app.py")
+    assert text is None or "str(dry_run).lower()" in text
+    assert ".message" not in (text or "")
+
+
+def test_a_dict_key_test_is_not_a_read_of_warnings(tmp_path: Path) -> None:
+    source = """
+        def check(order):
+            warnings = ["BLOCK: order is empty"]
+            result = {"warnings": warnings}
+            for warning in warnings:
+                if "warnings" in warning:
+                    pass
+            return "warnings" in result
+    """
+    root = _project(tmp_path, {"app.py": source})
+    text = _new_text(_diff(root), "app.py")
+    assert text is not None
+    assert 'return "warnings" in result\n' in text
+    assert '"warnings" in warning:' in text
