@@ -94,6 +94,7 @@ class PlainWarningProducer(WarningProducer):
                 ))
             """,
             id="advisory by default",
+            config={"entity_nouns": ("order",)},
         ),
         Example(
             """

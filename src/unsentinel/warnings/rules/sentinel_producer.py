@@ -93,6 +93,7 @@ class SentinelWarningProducer(WarningProducer):
                     ))
             """,
             id="state-driven f-string with the prefix constant",
+            config={"entity_nouns": ("mo",)},  # the domain's noun, dropped from the code
         ),
         Example(
             """
