@@ -14,6 +14,7 @@ from pathlib import Path
 
 from unsentinel.core import engine, runner
 from unsentinel.core.config import Config
+from unsentinel.core.decisions import Decisions, Plan, resolve
 from unsentinel.core.facts import FactBook
 from unsentinel.core.model import FileResult, Mode, Site
 from unsentinel.core.rule import Rule
@@ -22,6 +23,8 @@ from unsentinel.core.suite import Emitter, Suite
 from unsentinel.errors.emit import emit_error_modules
 from unsentinel.errors.facts import ErrorFacts
 from unsentinel.errors.rules.error_dict import ErrorDict
+from unsentinel.review.rules.review_marker import ReviewMarker
+from unsentinel.review.rules.unused_noqa import UnusedNoqa
 from unsentinel.warnings.emit import emit_warning_modules
 from unsentinel.warnings.emit.regression_test import emit_regression_test
 from unsentinel.warnings.facts import WarningFacts
@@ -52,7 +55,10 @@ WARNING_RULES: tuple[type[Rule], ...] = (
 # Error dicts (UNS501): independent of the warning rules; edits never overlap theirs.
 ERROR_RULES: tuple[type[Rule], ...] = (ErrorDict,)
 
-ALL_RULES: tuple[type[Rule], ...] = (*WARNING_RULES, *ERROR_RULES)
+# The review of the migration itself (UNS9xx): comments only, never an edit.
+REVIEW_RULES: tuple[type[Rule], ...] = (ReviewMarker, UnusedNoqa)
+
+ALL_RULES: tuple[type[Rule], ...] = (*WARNING_RULES, *ERROR_RULES, *REVIEW_RULES)
 FACTS = (WarningFacts, ErrorFacts)
 EMITTERS: tuple[Emitter, ...] = (emit_warning_modules, emit_error_modules)
 
@@ -94,12 +100,16 @@ def run(
     verify: str | None = None,
     progress: Progress | None = None,
     regression_test: Path | None = None,
+    decisions: Decisions | None = None,
+    cache: bool = False,
 ) -> RunResult:
     """Run unsentinel over ``paths``: the library entry point behind every command.
 
     ``regression_test``: where to write a pytest module pinning the new wire shape
     (``apply --emit-regression-test``), as one more generated file. ``allow_partial`` and
     ``verify`` are ``apply``'s (see :class:`~unsentinel.core.runner.ApplyOptions`).
+    ``decisions``: a reviewer's plan and review markers (see :func:`run_plan`).
+    ``cache``: let ``check`` reuse results from ``.unsentinel_cache/`` (the CLI's default).
     """
     return runner.run(
         paths,
@@ -112,7 +122,48 @@ def run(
         allow_partial=allow_partial,
         verify=verify,
         progress=progress,
+        decisions=decisions,
+        cache=cache,
     )
+
+
+def run_plan(
+    paths: Sequence[Path],
+    config: Config,
+    plan: Plan,
+    *,
+    mark_review: bool = True,
+    files_from: Iterable[str] = (),
+    jobs: int | None = None,
+    allow_dirty: bool = False,
+    allow_partial: bool = False,
+    verify: str | None = None,
+    progress: Progress | None = None,
+    regression_test: Path | None = None,
+) -> tuple[RunResult, tuple[str, ...]]:
+    """``apply --plan``: apply exactly what an edited plan decides; also the refused entries.
+
+    A fresh run (writing nothing) shows the sites as they are now; entries whose fingerprint
+    matches none are refused, codes the plan changes become renames, and the apply leaves
+    every site the plan skips or does not know as it is. Raises
+    :class:`~unsentinel.core.decisions.PlanError` for contradictory renames.
+    """
+    fresh = run(paths, config, Mode.PLAN, files_from=files_from, jobs=jobs)
+    resolution = resolve(plan, fresh.results, mark_review=mark_review)
+    applied = run(
+        paths,
+        config,
+        Mode.APPLY,
+        files_from=files_from,
+        jobs=jobs,
+        allow_dirty=allow_dirty,
+        allow_partial=allow_partial,
+        verify=verify,
+        progress=progress,
+        regression_test=regression_test,
+        decisions=resolution.decisions,
+    )
+    return applied, resolution.refused
 
 
 def rewrite_source(
@@ -129,9 +180,7 @@ def rewrite_source(
     chosen = suite(config)
     if rules is not None:
         chosen = Suite(tuple(rules), chosen.facts, chosen.emitters)
-    return engine.rewrite_source(
-        source, chosen, config, facts, path=path, module_name=module_name
-    )
+    return engine.rewrite_source(source, chosen, config, facts, path=path, module_name=module_name)
 
 
 __all__ = [
@@ -142,5 +191,6 @@ __all__ = [
     "rewrite_source",
     "rule_by_code",
     "run",
+    "run_plan",
     "suite",
 ]

@@ -173,9 +173,10 @@ def _run(
     facts = FactBook()
     usage = WorkerUsage()
     if mode.rewrites:
-        facts = gather(tasks, config, suite, jobs=jobs, progress=progress, usage=usage)
-    if decisions is not None:  # the reviewer's plan and options ride with the facts
-        facts = FactBook({**facts.entries, Decisions: decisions}, gathered=facts.gathered)
+        facts = gather(
+            tasks, config, suite, jobs=jobs, progress=progress, usage=usage, decisions=decisions
+        )
+    facts = _with_decisions(facts, decisions)
     pipeline = Pipeline(config, suite, facts, mode)
     checked: CheckCache | None = None
     if cache and mode is Mode.CHECK:
@@ -274,9 +275,14 @@ def gather(
     jobs: int | None = None,
     progress: Progress | None = None,
     usage: WorkerUsage | None = None,
+    decisions: Decisions | None = None,
 ) -> FactBook:
-    """The read-only pass whose facts every file's rewrite may use."""
-    facts = FactBook()
+    """The read-only pass whose facts every file's rewrite may use.
+
+    ``decisions`` (an edited plan) are seen by the gather pass too: a site the plan leaves
+    alone keeps what it uses (a sentinel constant) in use.
+    """
+    facts = _with_decisions(FactBook(), decisions)
     results: dict[str, FileResult] = {}
     pending = list(tasks)
     for _round in range(GATHER_ROUNDS):
@@ -285,12 +291,19 @@ def gather(
             results[result.path] = result
         merged = merge_results(suite, config, results.values())
         changed = changed_functions(facts, merged)
-        facts = merged
+        facts = _with_decisions(merged, decisions)
         if not changed:
             break
         # Only files that mention a helper whose facts changed can learn anything new.
         pending = [t for t in tasks if _mentions_any(t.path, changed)]
     return facts
+
+
+def _with_decisions(facts: FactBook, decisions: Decisions | None) -> FactBook:
+    """The reviewer's plan and options ride to every rule with the facts."""
+    if decisions is None:
+        return facts
+    return FactBook({**facts.entries, Decisions: decisions}, gathered=facts.gathered)
 
 
 def _mentions_any(path: Path, names: set[str]) -> bool:

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from rich.console import Console
 from rich.table import Table
 
-from unsentinel.core.model import Action, Status
+from unsentinel.core.model import Action, Mode, Status
 from unsentinel.core.runner import RunResult
 from unsentinel.output.findings import Finding, RuleInfo
 
@@ -67,7 +67,21 @@ def print_statistics(console: Console, run: RunResult) -> None:
     table = Table(title="Statistics", show_header=False, box=None)
     for name, value in statistics(run).items():
         table.add_row(name, str(value))
+    if run.mode is Mode.CHECK:
+        table.add_row("from cache", str(run.cached))
+    if run.peak_memory:
+        table.add_row(*memory_row(run.peak_memory))
     console.print(table)
+
+
+def memory_row(peaks: Sequence[int]) -> tuple[str, str]:
+    """The highest peak RSS among the processes that did the work, and how many there were.
+
+    Each process measures its own peak (``getrusage``); the highest is what a machine must
+    have per worker.
+    """
+    processes = f"{len(peaks)} process{'es' if len(peaks) != 1 else ''}"
+    return (f"peak memory per worker, MiB ({processes})", str(round(max(peaks) / 2**20)))
 
 
 def print_rule_statistics(

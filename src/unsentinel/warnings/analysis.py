@@ -93,6 +93,31 @@ class FunctionFacts:
     assignments: dict[str, list[cst.BaseExpression]] = field(default_factory=dict)
     tuple_assignments: list[tuple[cst.Tuple, cst.BaseExpression]] = field(default_factory=list)
     chains: list[cst.BaseExpression] | None = None
+    # Indexes over ``loops``, kept by ``add_loop``: a site finds its loop by walking up its
+    # own ancestors, never by scanning every loop of the function (linear, not quadratic).
+    loops_at: dict[cst.CSTNode, list[Loop]] = field(default_factory=dict)
+    last_loop: dict[str, Loop] = field(default_factory=dict)
+    leaf_table: _LeafTable | None = None
+
+    def add_loop(self, loop: Loop) -> None:
+        self.loops.append(loop)
+        self.loops_at.setdefault(loop.node, []).append(loop)
+        self.last_loop[loop.target] = loop
+
+
+@dataclass
+class _LeafTable:
+    """A function's chains for :meth:`FileAnalysis.known_leaves`, sorted out once.
+
+    A chain rooted in an input or a container means the same field wherever the warning is
+    (``static``: leaf -> path, and the chain's position); one rooted in a loop variable
+    depends on whether the warning is inside that loop (``dynamic``: one chain per distinct
+    text, at its last position, since chains with the same text resolve alike).
+    """
+
+    static_paths: dict[str, str]
+    static_position: dict[str, int]
+    dynamic: list[tuple[int, str, cst.BaseExpression]]
 
 
 class FileAnalysis:
@@ -172,11 +197,14 @@ class FileAnalysis:
         return None
 
     def _loop_for(self, name: str, facts: FunctionFacts, site: cst.CSTNode) -> Loop | None:
-        candidates = [loop for loop in facts.loops if loop.target == name]
-        inside = [loop for loop in candidates if self.is_inside(site, loop.node)]
-        if inside:
-            return inside[-1]
-        return candidates[-1] if candidates else None
+        """The innermost loop over ``name`` around ``site``, else the last loop over it."""
+        current: cst.CSTNode | None = site
+        while current is not None:
+            for loop in reversed(facts.loops_at.get(current, ())):
+                if loop.target == name:
+                    return loop
+            current = self.context.parent(current)
+        return facts.last_loop.get(name)
 
     def _indexed(self, loop: Loop, site: cst.CSTNode) -> _Path:
         # The warning is made once per item only inside the loop (a ``for`` body or a
@@ -189,7 +217,12 @@ class FileAnalysis:
         return _Path(f"{loop.container}[{{{index}}}]")
 
     def is_inside(self, node: cst.CSTNode, container: cst.CSTNode) -> bool:
-        return node is container or container in self.context.ancestors(node)
+        current: cst.CSTNode | None = node
+        while current is not None:
+            if current is container:
+                return True
+            current = self.context.parent(current)
+        return False
 
     def input_references(
         self, expr: cst.CSTNode, facts: FunctionFacts, site: cst.CSTNode
@@ -211,12 +244,37 @@ class FileAnalysis:
             type_name = annotation_name(facts.params[container].annotation)
             for field_name in self.context.facts.get(WarningFacts).model_fields.get(type_name, ()):
                 leaves.setdefault(field_name, field_name)
-        for chain in self._chains_of(facts):
+        table = self._leaf_table(facts)
+        leaves.update(table.static_paths)
+        for position, leaf, chain in table.dynamic:  # in order: the last chain wins
             path, _ = self.input_path(chain, facts, site)
-            leaf = last_name(chain)
-            if path is not None and leaf is not None:
+            if path is not None and position > table.static_position.get(leaf, -1):
                 leaves[leaf] = path
         return leaves
+
+    def _leaf_table(self, facts: FunctionFacts) -> _LeafTable:
+        if facts.leaf_table is None:
+            static_paths: dict[str, str] = {}
+            static_position: dict[str, int] = {}
+            dynamic: dict[str, tuple[int, str, cst.BaseExpression]] = {}
+            for position, chain in enumerate(self._chains_of(facts)):
+                leaf = last_name(chain)
+                if leaf is None:
+                    continue
+                root = _loop_root(chain, facts)
+                if root is None:
+                    path, _ = self.input_path(chain, facts, chain)
+                    if path is not None:
+                        static_paths[leaf] = path
+                        static_position[leaf] = position
+                    continue
+                if root not in facts.last_loop:
+                    continue  # a local no loop runs over: it names no input anywhere
+                text = dotted(chain) or leaf
+                dynamic.pop(text, None)  # keep insertion order = last position
+                dynamic[text] = (position, leaf, chain)
+            facts.leaf_table = _LeafTable(static_paths, static_position, list(dynamic.values()))
+        return facts.leaf_table
 
     def _chains_of(self, facts: FunctionFacts) -> list[cst.BaseExpression]:
         """Outermost ``a.b.c`` chains and names directly in a function (cached)."""
@@ -345,6 +403,19 @@ class FileAnalysis:
         return constants
 
 
+def _loop_root(expr: cst.BaseExpression, facts: FunctionFacts) -> str | None:
+    """The name whose loop resolving ``expr`` asks about (see ``FileAnalysis._resolve``);
+    None when the answer does not depend on where the warning is."""
+    if isinstance(expr, cst.Name):
+        return None if expr.value in facts.inputs else expr.value
+    if isinstance(expr, cst.Attribute):
+        base = expr.value
+        if isinstance(base, cst.Name) and base.value in facts.containers:
+            return None
+        return _loop_root(base, facts)
+    return None
+
+
 def _outer_chains(node: cst.CSTNode) -> Iterator[cst.BaseExpression]:
     """Maximal ``a.b.c`` chains and bare names inside ``node``, in source order."""
     found: list[cst.BaseExpression] = []
@@ -441,7 +512,7 @@ def _record_loop(
         return
     container, _ = analysis.input_path(iterable, facts, node)
     if container is not None:
-        facts.loops.append(Loop(node, target.value, container, index_name, start))
+        facts.add_loop(Loop(node, target.value, container, index_name, start))
 
 
 def _comprehension_conditions(comp_for: cst.CompFor | None) -> list[cst.BaseExpression]:

@@ -1,0 +1,304 @@
+"""The check cache: never stale, never fatal, safe with two runs at once, invisible to git."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+import unsentinel.core.cache
+from unsentinel.cli import main
+from unsentinel.core.cache import CACHE_DIR, decode_result, encode_result
+from unsentinel.core.config import load_config
+from unsentinel.core.model import FileResult, Mode
+from unsentinel.core.runner import RunResult
+from unsentinel.registry import run
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+
+ORDERS = """\
+BLOCK_WARNING_PREFIX = "BLOCK: "
+
+
+def cancel(order_id: str, warnings: list[str]) -> None:
+    if not order_id:
+        warnings.append(f"{BLOCK_WARNING_PREFIX}order {order_id} does not exist.")
+    warnings.append("BLOCK: the order is locked.")
+"""
+CLEAN = "def add(a: int, b: int) -> int:\n    return a + b\n"
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project root with one module that has findings, one without, and one that fails."""
+    (tmp_path / "pyproject.toml").write_text("[tool.unsentinel]\n")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "orders.py").write_text(ORDERS)
+    (tmp_path / "pkg" / "clean.py").write_text(CLEAN)
+    (tmp_path / "broken.py").write_text('print "BLOCK: py2"\n')
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("UNSENTINEL_NO_CACHE", raising=False)
+    return tmp_path
+
+
+def check(root: Path, *, cache: bool = True, **overrides: object) -> RunResult:
+    return run([root], load_config((root,), **overrides), Mode.CHECK, jobs=1, cache=cache)
+
+
+def reported(result: RunResult) -> list[tuple[str, str, object, tuple[object, ...]]]:
+    """Everything check reports about each file, in order (the cache must reproduce it)."""
+    return [(r.path, r.status.value, r.error, r.sites) for r in result.results]
+
+
+def entries(root: Path) -> list[Path]:
+    return sorted((root / CACHE_DIR).glob("*/*.json"))
+
+
+def invoke(*args: str) -> Result:
+    result = CliRunner().invoke(main, list(args))
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result
+
+
+# -- a hit is exactly what a fresh check would say ------------------------------------------
+
+
+def test_a_second_check_is_served_from_the_cache(project: Path) -> None:
+    cold = check(project)
+    warm = check(project)
+    assert cold.cached == 0
+    assert warm.cached == 3  # __init__, orders, clean; the broken file is always recomputed
+    assert reported(warm) == reported(cold) == reported(check(project, cache=False))
+    assert warm.findings == cold.findings > 0
+
+
+def test_an_edited_file_is_checked_again(project: Path) -> None:
+    check(project)
+    orders = project / "pkg" / "orders.py"
+    orders.write_text(ORDERS.replace("BLOCK: the order is locked.", "the order is locked."))
+    edited = check(project)
+    assert edited.cached == 2  # only orders.py changed
+    assert reported(edited) == reported(check(project, cache=False))
+    assert not any("locked" in site.message for _path, site in edited.sites)
+
+
+def test_an_edit_back_to_the_old_text_hits_the_old_entry(project: Path) -> None:
+    first = check(project)
+    orders = project / "pkg" / "orders.py"
+    orders.write_text(CLEAN)
+    check(project)
+    orders.write_text(ORDERS)
+    again = check(project)
+    assert again.cached == 3
+    assert reported(again) == reported(first)
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        pytest.param({"ignore": ("UNS101",)}, id="a rule ignored"),
+        pytest.param({"select": ("UNS001",)}, id="one rule selected"),
+        pytest.param({"sentinel_prefixes": ("BLOCK:", "STOP:")}, id="another sentinel prefix"),
+        pytest.param({"warning_list_names": ("notes",)}, id="other warnings list names"),
+    ],
+)
+def test_a_configuration_change_is_never_served_stale(
+    project: Path, overrides: dict[str, object]
+) -> None:
+    check(project)
+    changed = check(project, **overrides)
+    assert changed.cached == 0
+    assert reported(changed) == reported(check(project, cache=False, **overrides))
+    assert check(project, **overrides).cached == 3  # the new settings have entries of their own
+
+
+def test_a_pyproject_change_is_never_served_stale(project: Path) -> None:
+    before = check(project)
+    (project / "pyproject.toml").write_text('[tool.unsentinel]\nignore = ["UNS002"]\n')
+    after = check(project)
+    assert after.cached == 0
+    assert reported(after) == reported(check(project, cache=False))
+    assert reported(after) != reported(before)
+
+
+def test_an_upgrade_is_never_served_stale(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    check(project)
+    monkeypatch.setattr(unsentinel.core.cache, "tool_version", lambda: "999.0.0")
+    upgraded = check(project)
+    assert upgraded.cached == 0
+    assert check(project).cached == 3
+
+
+def test_the_same_text_under_another_path_is_not_shared(project: Path) -> None:
+    check(project)
+    shutil.copy(project / "pkg" / "orders.py", project / "pkg" / "orders_copy.py")
+    result = check(project)
+    assert result.cached == 3
+    [copy] = [r for r in result.results if r.path.endswith("orders_copy.py")]
+    assert copy.sites and copy.path == os.path.join("pkg", "orders_copy.py")
+
+
+# -- corrupt, unwritable, concurrent --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(b"", id="empty"),
+        pytest.param(b"\x00\xff not json", id="garbage"),
+        pytest.param(b'{"format": 1, "key": "', id="truncated"),
+        pytest.param(b"[1, 2, 3]", id="not an object"),
+        pytest.param(b'{"format": 1}', id="no key"),
+    ],
+)
+def test_a_corrupt_entry_is_ignored_and_rewritten(project: Path, damage: bytes) -> None:
+    fresh = check(project)
+    for entry in entries(project):
+        entry.write_bytes(damage)
+    rebuilt = check(project)
+    assert rebuilt.cached == 0
+    assert reported(rebuilt) == reported(fresh)
+    for entry in entries(project):
+        assert json.loads(entry.read_bytes())["format"] == unsentinel.core.cache.FORMAT
+    assert check(project).cached == 3
+
+
+def test_an_entry_with_wrong_values_is_a_miss(project: Path) -> None:
+    fresh = check(project)
+    for entry in entries(project):
+        data = json.loads(entry.read_bytes())
+        data["status"] = "no such status"
+        entry.write_text(json.dumps(data))
+    assert check(project).cached == 0
+    for entry in entries(project):
+        data = json.loads(entry.read_bytes())
+        if data["sites"]:
+            data["sites"][0]["position"] = ["1", 1, 1, 1]
+            entry.write_text(json.dumps(data))
+    damaged = check(project)
+    assert damaged.cached == 2  # every entry but the one whose site was damaged
+    assert reported(damaged) == reported(fresh)
+
+
+def test_an_entry_for_another_key_is_a_miss(project: Path) -> None:
+    check(project)
+    files = entries(project)
+    contents = [path.read_bytes() for path in files]
+    for path, content in zip(files, [*contents[1:], contents[0]], strict=True):
+        path.write_bytes(content)  # every entry now holds its neighbour's result
+    assert check(project).cached == 0
+
+
+def test_a_cache_that_cannot_be_written_is_not_an_error(project: Path) -> None:
+    (project / CACHE_DIR).write_text("a file where the folder should be")
+    fresh = check(project, cache=False)
+    result = check(project)
+    assert reported(result) == reported(fresh)
+    assert check(project).cached == 0
+
+
+def test_two_checks_at_once_both_succeed(project: Path) -> None:
+    for i in range(40):
+        (project / "pkg" / f"orders_{i}.py").write_text(ORDERS.replace("order", f"order{i}"))
+    command = [sys.executable, "-m", "unsentinel", "check", "-j", "1", "."]
+    env = {k: v for k, v in os.environ.items() if k != "UNSENTINEL_NO_CACHE"}
+    runs = [
+        subprocess.Popen(command, cwd=project, env=env, stdout=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    outputs = [process.communicate(timeout=300)[0] for process in runs]
+    assert [process.returncode for process in runs] == [2, 2]  # findings, and broken.py
+    uncached = subprocess.run(
+        [*command, "--no-cache"], cwd=project, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert outputs[0] == outputs[1] == uncached.stdout
+    assert uncached.stdout.count("UNS") > 40
+    warm = check(project)
+    assert warm.cached == len(warm.results) - 1  # every file but broken.py
+    assert not list((project / CACHE_DIR).glob("*/.tmp-*"))  # no temporary file left behind
+
+
+# -- the command line -----------------------------------------------------------------------
+
+
+def test_check_writes_the_cache_and_no_cache_writes_nothing(project: Path) -> None:
+    uncached = invoke("check", ".", "--no-cache")
+    assert not (project / CACHE_DIR).exists()
+    cold = invoke("check", ".")
+    assert (project / CACHE_DIR / ".gitignore").read_text().splitlines()[-1] == "*"
+    assert len(entries(project)) == 3
+    warm = invoke("check", ".", "--statistics")
+    assert uncached.stdout == cold.stdout == warm.stdout
+    assert uncached.exit_code == cold.exit_code == warm.exit_code == 2
+    assert any(line.split() == ["from", "cache", "3"] for line in warm.stderr.splitlines())
+
+
+def test_the_environment_can_turn_the_cache_off(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("UNSENTINEL_NO_CACHE", "1")
+    invoke("check", ".")
+    assert not (project / CACHE_DIR).exists()
+
+
+@pytest.mark.parametrize("command", ["diff", "plan"])
+def test_only_check_uses_the_cache(project: Path, command: str) -> None:
+    invoke(command, ".")
+    assert not (project / CACHE_DIR).exists()
+
+
+def test_the_cache_never_shows_in_git_status(project: Path) -> None:
+    def git(*args: str) -> str:
+        completed = subprocess.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+            cwd=project,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return completed.stdout
+
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-q", "-m", "initial")
+    invoke("check", ".")
+    assert entries(project)
+    assert git("status", "--porcelain", "--untracked-files=all") == ""
+
+
+def test_the_fixture_reports_the_same_through_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "mcp_orders"
+    shutil.copytree(FIXTURES / "mcp_orders", root)
+    monkeypatch.chdir(root)
+    monkeypatch.delenv("UNSENTINEL_NO_CACHE", raising=False)
+    outputs = [invoke("check", ".", "-j", "1", *extra) for extra in ((), (), ("--no-cache",))]
+    assert outputs[0].stdout.count("\n") > 50
+    assert outputs[0].stdout == outputs[1].stdout == outputs[2].stdout
+    for fmt in ("json", "sarif"):
+        cached = invoke("check", ".", "-j", "1", "--output-format", fmt)
+        assert cached.stdout == invoke("check", ".", "--no-cache", "--output-format", fmt).stdout
+
+
+# -- the entry format -----------------------------------------------------------------------
+
+
+def test_every_fixture_site_survives_the_round_trip() -> None:
+    config = load_config((FIXTURES / "mcp_orders",))
+    result = run([FIXTURES / "mcp_orders"], config, Mode.PLAN, jobs=1)
+    sites = [site for r in result.results for site in r.sites]
+    assert any(site.severity and site.field_path and site.code for site in sites)
+    for file_result in result.results:
+        compact = FileResult(file_result.path, file_result.status, sites=file_result.sites)
+        encoded = json.loads(json.dumps(encode_result(compact, "k")))
+        assert decode_result(encoded, "k", file_result.path) == compact
+        assert decode_result(encoded, "other key", file_result.path) is None
