@@ -43,6 +43,8 @@ DEFAULT_EXCLUDES = (
     ".ruff_cache",
     ".pytest_cache",
     "site-packages",
+    ".unsentinel_cache",
+    ".unsentinel_journal",
 )
 
 DEFAULT_INFO_KEYWORDS = (
