@@ -69,3 +69,26 @@ def test_clean_under_ruff_at_the_default_line_length(name: str, tmp_path: Path) 
         text=True,
     )
     assert formatted.returncode == 0, formatted.stdout + formatted.stderr
+
+
+def test_the_generated_warning_codes_module_is_clean(tmp_path: Path) -> None:
+    from unsentinel.core.config import load_config
+    from unsentinel.core.model import Mode
+    from unsentinel.registry import run
+
+    (tmp_path / "pyproject.toml").write_text("[tool.unsentinel]\n")
+    (tmp_path / "orders.py").write_text(
+        'def check(order, warnings):\n    if not order:\n        warnings.append("BLOCK: order is empty")\n'
+    )
+    result = run([tmp_path], load_config((tmp_path,)), Mode.DIFF, jobs=1)
+    [codes] = [r for r in result.emitted if r.path.endswith("warning_codes.py")]
+    assert codes.new_text is not None
+    assert not codes.new_text.endswith("\n\n")  # W391: no blank line at the end
+    module = tmp_path / "generated.py"
+    module.write_text(codes.new_text)
+    check = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--isolated", "--select", "E,W,F", str(module)],
+        capture_output=True,
+        text=True,
+    )
+    assert check.returncode == 0, check.stdout

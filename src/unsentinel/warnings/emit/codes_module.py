@@ -42,7 +42,7 @@ def emit_codes_module(
     code_values = book.get(WarningFacts).code_values
     values = {name: code_values.get(name, name.lower()) for name in new}
     if existing_text is None:
-        text = HEADER + "\n" + _render(sorted(new), new, values) + "\n"
+        text = HEADER + "\n" + _render(sorted(new), new, values)
     else:
         text = _merge(existing_text, new, values)
     return _result(path, existing_text, text)
