@@ -243,3 +243,22 @@ def test_exit_code(
 ) -> None:
     settings = {"discovery": Discovery(()), **extra}
     assert RunResult(mode, results, **settings).exit_code == code
+
+
+def test_a_first_party_import_goes_before_the_relative_ones() -> None:
+    """isort's order: ``from pkg import x`` sorts before ``from . import y`` in one block."""
+    from unsentinel.core.imports import ImportRequest, fix_imports
+
+    module = cst.parse_module(
+        "import logging\n\nfrom . import store\nfrom .web import jsonify\n\nx = 1\n"
+    )
+    fixed = fix_imports(
+        module,
+        [ImportRequest("errsvc", "error_codes", None)],
+        [],
+        "errsvc.batch",
+        lambda top: top == "errsvc",
+    )
+    assert fixed.code == (
+        "import logging\n\nfrom errsvc import error_codes\nfrom . import store\nfrom .web import jsonify\n\nx = 1\n"
+    )

@@ -279,8 +279,9 @@ def _dotted(node: cst.BaseExpression) -> str:
     return ""
 
 
-def _sort_key(module: str) -> str:
-    return module.lower()
+def _sort_key(module: str) -> tuple[bool, str]:
+    """isort's order within a block: absolute modules first, then relative ones."""
+    return module.startswith("."), module.lower()
 
 
 def _from_import_of(module: cst.Module, name: str) -> bool:
