@@ -9,6 +9,7 @@ their shape: continuation lines move by as many columns as the value's start mov
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 import libcst as cst
 
@@ -61,4 +62,84 @@ def _shift(value: str, delta: int) -> str:
 
 
 def expression_code(node: cst.CSTNode) -> str:
+    return cst.Module(body=[]).code_for_node(node)
+
+
+def fit_to_line(
+    node: cst.BaseExpression, *, column: int, base: str, indent_unit: str, line_length: int
+) -> cst.BaseExpression:
+    """``node``, with its brackets broken one element per line where its one-line form
+    would pass ``line_length`` -- outermost bracket first, inner ones only while still too
+    long -- as black and ruff lay code out (magic trailing comma, hugging the statement).
+
+    ``column`` is where the node starts (0-based) and ``base`` the indentation of its first
+    line beyond the enclosing block's, which LibCST adds itself.
+    """
+    return _fit(node, column, base, indent_unit, line_length)
+
+
+_E = TypeVar("_E", cst.Arg, cst.BaseDictElement, cst.BaseElement)
+
+
+def _fit(
+    node: cst.BaseExpression, column: int, base: str, unit: str, limit: int
+) -> cst.BaseExpression:
+    if column + len(_one_line(node)) <= limit:
+        return node
+    if isinstance(node, cst.Call) and not node.args and isinstance(node.func, cst.Attribute):
+        # ``ErrorDetail(...).to_dict()``: break the call the method is called on.
+        inner = _fit(node.func.value, column, base, unit, limit)
+        return node.with_changes(func=node.func.with_changes(value=inner))
+    if isinstance(node, cst.Call) and node.args:
+        args = [_fit_element(a, base + unit, unit, limit) for a in node.args]
+        return node.with_changes(
+            whitespace_before_args=_newline(base + unit),
+            args=_one_per_line(args, base + unit, base),
+        )
+    if isinstance(node, (cst.Dict, cst.List)) and node.elements:
+        elements = _one_per_line(
+            [_fit_element(e, base + unit, unit, limit) for e in node.elements], base + unit, base
+        )
+        if isinstance(node, cst.Dict):
+            lbrace = node.lbrace.with_changes(whitespace_after=_newline(base + unit))
+            return node.with_changes(lbrace=lbrace, elements=elements)
+        lbracket = node.lbracket.with_changes(whitespace_after=_newline(base + unit))
+        return node.with_changes(lbracket=lbracket, elements=elements)
+    return node
+
+
+def _fit_element(element: cst.CSTNode, indent: str, unit: str, limit: int) -> cst.CSTNode:
+    """An argument or element on its own line at ``indent``: fit its value past the label."""
+    if isinstance(element, cst.Arg):
+        label = f"{element.keyword.value}=" if element.keyword is not None else ""
+        value = _fit(element.value, len(indent) + len(label), indent, unit, limit)
+        return element.with_changes(value=value)
+    if isinstance(element, cst.DictElement):
+        label = _one_line(element.key) + ": "
+        value = _fit(element.value, len(indent) + len(label), indent, unit, limit)
+        return element.with_changes(value=value)
+    if isinstance(element, cst.Element):
+        return element.with_changes(value=_fit(element.value, len(indent), indent, unit, limit))
+    return element
+
+
+def _one_per_line(elements: Sequence[_E], inner: str, base: str) -> list[_E]:
+    """Every element ends with a comma and a line break: to the next element at ``inner``,
+    after the last one to the closing bracket at ``base``."""
+    laid_out = []
+    for index, element in enumerate(elements):
+        after = _newline(base if index == len(elements) - 1 else inner)
+        comma = cst.Comma(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=after)
+        laid_out.append(element.with_changes(comma=comma))
+    return laid_out
+
+
+def _newline(indent: str) -> cst.ParenthesizedWhitespace:
+    """A line break; the next line starts at the block's indentation plus ``indent``."""
+    return cst.ParenthesizedWhitespace(
+        first_line=cst.TrailingWhitespace(), indent=True, last_line=cst.SimpleWhitespace(indent)
+    )
+
+
+def _one_line(node: cst.CSTNode) -> str:
     return cst.Module(body=[]).code_for_node(node)

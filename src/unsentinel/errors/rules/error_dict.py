@@ -11,6 +11,7 @@ import libcst as cst
 from unsentinel.core.config import Config, error_helper_target, module_path
 from unsentinel.core.model import Action, Inferred, Kind
 from unsentinel.core.rule import Example, Rule, RuleContext
+from unsentinel.core.layout import fit_to_line
 from unsentinel.core.syntax import NodeIndex, string_key
 from unsentinel.errors import build
 from unsentinel.errors.candidates import may_hold_error_dicts
@@ -161,7 +162,10 @@ class ErrorDict(Rule):
                 try:
                     return store.get(note_id)
                 except LookupError as e:
-                    return {"success": False, "error": ErrorDetail(code=error_codes.NOT_FOUND_RESOURCE, message=str(e)).to_dict()}
+                    return {
+                        "success": False,
+                        "error": ErrorDetail(code=error_codes.NOT_FOUND_RESOURCE, message=str(e)).to_dict(),
+                    }
             """,
             id="bare error key in an except clause",
         ),
@@ -175,7 +179,14 @@ class ErrorDict(Rule):
             from error_model import ErrorDetail
 
             def get_note(note_id):
-                return jsonify({"success": False, "error": ErrorDetail(code=error_codes.NOT_FOUND_RESOURCE, message=f"Note {note_id} not found", details={"note_id": note_id}).to_dict()}), 404
+                return jsonify({
+                    "success": False,
+                    "error": ErrorDetail(
+                        code=error_codes.NOT_FOUND_RESOURCE,
+                        message=f"Note {note_id} not found",
+                        details={"note_id": note_id},
+                    ).to_dict(),
+                }), 404
             """,
             id="jsonify with a status",
         ),
@@ -189,7 +200,14 @@ class ErrorDict(Rule):
             from error_model import ErrorDetail
 
             def create(payload):
-                return {"success": False, "error": ErrorDetail(code=error_codes.VALIDATION_MISSING_PARAM, message="title is required", details={"param_name": "title"}).to_dict()}
+                return {
+                    "success": False,
+                    "error": ErrorDetail(
+                        code=error_codes.VALIDATION_MISSING_PARAM,
+                        message="title is required",
+                        details={"param_name": "title"},
+                    ).to_dict(),
+                }
             """,
             id="ok False with a message",
         ),
@@ -203,7 +221,14 @@ class ErrorDict(Rule):
             from error_model import ErrorDetail
 
             def summarize(owner):
-                return {"success": False, "error": ErrorDetail(code=error_codes.NOT_FOUND_RESOURCE, message="Repository not found", details={"owner": owner}).to_dict()}
+                return {
+                    "success": False,
+                    "error": ErrorDetail(
+                        code=error_codes.NOT_FOUND_RESOURCE,
+                        message="Repository not found",
+                        details={"owner": owner},
+                    ).to_dict(),
+                }
             """,
             id="errorDetails move into details",
         ),
@@ -237,7 +262,13 @@ class ErrorDict(Rule):
             from error_model import ErrorDetail
 
             def push(body):
-                return json.dumps({"success": False, "error": ErrorDetail(code=error_codes.PERMISSION_DENIED, message="webhook signature mismatch").to_dict()}), 401
+                return json.dumps({
+                    "success": False,
+                    "error": ErrorDetail(
+                        code=error_codes.PERMISSION_DENIED,
+                        message="webhook signature mismatch",
+                    ).to_dict(),
+                }), 401
             """,
             id="serialised with json.dumps",
         ),
@@ -256,7 +287,14 @@ class ErrorDict(Rule):
             from error_model import ErrorDetail
 
             def get_note(arguments):
-                return {"success": False, "error": ErrorDetail(code=error_codes.VALIDATION_MISSING_PARAM, message="note_id is required", details={"param_name": "note_id"}).to_dict()}
+                return {
+                    "success": False,
+                    "error": ErrorDetail(
+                        code=error_codes.VALIDATION_MISSING_PARAM,
+                        message="note_id is required",
+                        details={"param_name": "note_id"},
+                    ).to_dict(),
+                }
 
             def test_missing():
                 resp = tools.get_note({})
@@ -431,7 +469,28 @@ class ErrorDict(Rule):
         error = self._error_for(node, message, status, extras=extras, spreads=spreads)
         self._returns_error(node)
         response = self._response(error)
-        self.context.replace(node, lambda updated: build.carry_updates(response, node, updated))
+        self.context.replace(
+            node, lambda updated: self._fit(build.carry_updates(response, node, updated), node)
+        )
+
+    def _fit(self, built: cst.BaseExpression, site: cst.CSTNode) -> cst.BaseExpression:
+        """Break the new construction over lines as the project's formatter would."""
+        position = self.context.position(site)
+        lines = self.context.text.splitlines()
+        statement = next(
+            (a for a in self.context.ancestors(site) if isinstance(a, cst.SimpleStatementLine)),
+            None,
+        )
+        start = self.context.position(statement).line if statement is not None else position.line
+        block = _indentation(lines[start - 1])
+        base = _indentation(lines[position.line - 1])[len(block) :]
+        return fit_to_line(
+            built,
+            column=position.column - 1,
+            base=base,
+            indent_unit=self.context.module.default_indent,
+            line_length=self.config.line_length,
+        )
 
     def _error_for(
         self,
@@ -582,3 +641,7 @@ def _import_of(module: str) -> tuple[str, str | None]:
         package, name = module.rsplit(".", 1)
         return package, name
     return module, None
+
+
+def _indentation(line: str) -> str:
+    return line[: len(line) - len(line.lstrip())]
