@@ -56,7 +56,9 @@ def test_screened_out_files_have_nothing_for_libcst() -> None:
         pytest.param("# collect warnings here\nx = 1\n", False, id="a comment"),
         pytest.param('"""Return warnings."""\n', False, id="a docstring"),
         pytest.param("def f():\n    warnings = []\n    return warnings\n", True, id="a local list"),
-        pytest.param("import warnings\ndef f(warnings):\n    return warnings\n", True, id="shadowed"),
+        pytest.param(
+            "import warnings\ndef f(warnings):\n    return warnings\n", True, id="shadowed"
+        ),
         pytest.param("r = resp.warnings\n", True, id="an attribute"),
         pytest.param("r = data['warnings']\n", True, id="a string key"),
         pytest.param("f(warnings=[])\n", True, id="a keyword"),

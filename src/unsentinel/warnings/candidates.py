@@ -38,9 +38,7 @@ def _uses(tree: ast.Module, names: tuple[str, ...]) -> bool:
         elif isinstance(node, ast.Attribute) and named(node.attr):
             if not _is_module(node.value, module_aliases):  # warnings.catch_warnings
                 return True
-        elif isinstance(node, ast.arg) and named(node.arg):
-            return True
-        elif isinstance(node, ast.keyword) and named(node.arg):
+        elif isinstance(node, (ast.arg, ast.keyword)) and named(node.arg):
             return True
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and named(node.value):
             return True  # d["warnings"], {"warnings": [...]}, .get("warnings")

@@ -8,8 +8,8 @@ from functools import cached_property
 
 from unsentinel.core.config import Config
 from unsentinel.core.rule import Rule
-from unsentinel.warnings.candidates import uses_warning_list
 from unsentinel.warnings.analysis import FileAnalysis
+from unsentinel.warnings.candidates import uses_warning_list
 from unsentinel.warnings.facts import WarningFacts, WarningNotes
 from unsentinel.warnings.flow import WarningFlow
 

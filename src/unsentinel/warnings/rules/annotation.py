@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import libcst as cst
-
 from functools import cached_property
+
+import libcst as cst
 
 from unsentinel.core.discovery import module_name
 from unsentinel.core.model import Action, Kind
@@ -122,7 +122,11 @@ class WarningAnnotation(WarningListRule):
         return self.flow.shape(param.name) if self._is_parameter_of(param, function) else None
 
     def _is_parameter_of(self, param: cst.Param, function: cst.FunctionDef) -> bool:
-        return param in (*function.params.posonly_params, *function.params.params, *function.params.kwonly_params)
+        return param in (
+            *function.params.posonly_params,
+            *function.params.params,
+            *function.params.kwonly_params,
+        )
 
     def _holds_dicts(self, node: cst.AnnAssign) -> bool:
         if node.value is None:
@@ -141,7 +145,9 @@ class WarningAnnotation(WarningListRule):
         return self.context.shared(FileCarriers)
 
     # -- the rewrite ----------------------------------------------------------------------
-    def _rewrite(self, annotation: cst.Annotation, *, dict_items: bool, tuple_index: int | None = None) -> None:
+    def _rewrite(
+        self, annotation: cst.Annotation, *, dict_items: bool, tuple_index: int | None = None
+    ) -> None:
         target: cst.BaseExpression | None = annotation.annotation
         if tuple_index is not None and target is not None:
             target = _tuple_slot(target, tuple_index)
@@ -163,6 +169,7 @@ class WarningAnnotation(WarningListRule):
             )
             return
         replacement = "dict[str, Any]" if dict_items else self.analysis.warning_class
+
         def build(_updated: cst.CSTNode) -> cst.CSTNode:
             return cst.parse_expression(replacement)
 
@@ -219,9 +226,12 @@ def _str_names(annotation: cst.BaseExpression) -> list[cst.Name]:
 
 def _tuple_slot(annotation: cst.BaseExpression, index: int) -> cst.BaseExpression | None:
     node = annotation
-    if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value in ("tuple", "Tuple"):
-        if index < len(node.slice):
-            element = node.slice[index].slice
-            if isinstance(element, cst.Index):
-                return element.value
+    if (
+        isinstance(node, cst.Subscript)
+        and isinstance(node.value, cst.Name)
+        and node.value.value in ("tuple", "Tuple")
+    ) and index < len(node.slice):
+        element = node.slice[index].slice
+        if isinstance(element, cst.Index):
+            return element.value
     return None

@@ -19,9 +19,30 @@ from unsentinel.warnings.strings import Marker, is_stringish, strip_marker, text
 
 STRIP_METHODS = frozenset({"strip", "lstrip", "rstrip"})
 STR_METHODS = frozenset(
-    {"startswith", "upper", "lower", "title", "split", "splitlines", "find", "index", "count", "endswith",
-     "encode", "format", "casefold", "partition", "rpartition", "capitalize", "center",
-     "ljust", "rjust", "zfill", "isupper", "islower"}
+    {
+        "startswith",
+        "upper",
+        "lower",
+        "title",
+        "split",
+        "splitlines",
+        "find",
+        "index",
+        "count",
+        "endswith",
+        "encode",
+        "format",
+        "casefold",
+        "partition",
+        "rpartition",
+        "capitalize",
+        "center",
+        "ljust",
+        "rjust",
+        "zfill",
+        "isupper",
+        "islower",
+    }
 )
 
 
@@ -159,7 +180,9 @@ class WarningConsumer(WarningListRule):
         if marker is not None:
             new = f'{_access(subject, "severity", shape)} {operator} "{marker.severity}"'
             if marker.severity != "blocking":
-                self._replace(target, new, "marker match -> severity check", review=_SHARED_SEVERITY)
+                self._replace(
+                    target, new, "marker match -> severity check", review=_SHARED_SEVERITY
+                )
                 return True
         else:
             stripped = self._strip(argument)
@@ -170,7 +193,13 @@ class WarningConsumer(WarningListRule):
                 f'{_access(subject, "severity", shape)} == "{stripped.marker.severity}" and '
                 f"{_access(subject, 'message', shape)}.startswith({rest})"
             )
-            new = f"not ({check})" if negated else f"({check})" if _needs_parens(node, self.context) else check
+            new = (
+                f"not ({check})"
+                if negated
+                else f"({check})"
+                if _needs_parens(node, self.context)
+                else check
+            )
         self._replace(target, new, "sentinel match -> severity check")
         return True
 
@@ -186,7 +215,9 @@ class WarningConsumer(WarningListRule):
             return False  # the enclosing strip() call is the one to replace
         shape = self._item_shape(subject)
         assert shape is not None
-        self._replace(node, _access(expression_code(subject), "message", shape), "prefix removal -> message")
+        self._replace(
+            node, _access(expression_code(subject), "message", shape), "prefix removal -> message"
+        )
         return True
 
     def _prefix_removal(self, node: cst.BaseExpression) -> cst.BaseExpression | None:
@@ -194,16 +225,28 @@ class WarningConsumer(WarningListRule):
             method, value = node.func.attr.value, node.func.value
             if method in STRIP_METHODS:
                 return self._prefix_removal(value)
-            if method in ("removeprefix", "replace") and node.args:
-                if self._marker_only(node.args[0].value) and self._item_shape(value):
-                    return value
+            if (
+                method in ("removeprefix", "replace")
+                and node.args
+                and self._marker_only(node.args[0].value)
+                and self._item_shape(value)
+            ):
+                return value
         if isinstance(node, cst.Subscript) and self._item_shape(node.value):
             element = node.slice[0].slice if len(node.slice) == 1 else None
-            if isinstance(element, cst.Slice) and element.upper is None and element.lower is not None:
+            if (
+                isinstance(element, cst.Slice)
+                and element.upper is None
+                and element.lower is not None
+            ):
                 lower = element.lower
-                if isinstance(lower, cst.Call) and last_name(lower.func) == "len" and lower.args:
-                    if self._marker_only(lower.args[0].value):
-                        return node.value
+                if (
+                    isinstance(lower, cst.Call)
+                    and last_name(lower.func) == "len"
+                    and lower.args
+                    and self._marker_only(lower.args[0].value)
+                ):
+                    return node.value
         return None
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
@@ -215,7 +258,9 @@ class WarningConsumer(WarningListRule):
     def _join(self, node: cst.Call) -> bool:
         """``"; ".join(warnings)`` -> ``"; ".join(w.message for w in warnings)``."""
         func = node.func
-        if not (isinstance(func, cst.Attribute) and func.attr.value == "join" and len(node.args) == 1):
+        if not (
+            isinstance(func, cst.Attribute) and func.attr.value == "join" and len(node.args) == 1
+        ):
             return False
         if not is_stringish(func.value):
             return False
@@ -225,7 +270,9 @@ class WarningConsumer(WarningListRule):
         items = expression_code(node.args[0].value)
         message = _access("w", "message", shape.item)
         separator = expression_code(func.value)
-        self._replace(node, f"{separator}.join({message} for w in {items})", "join of warnings -> messages")
+        self._replace(
+            node, f"{separator}.join({message} for w in {items})", "join of warnings -> messages"
+        )
         return True
 
     def _string_method(self, node: cst.Call) -> None:
@@ -239,7 +286,11 @@ class WarningConsumer(WarningListRule):
         if callee == "str" and len(node.args) == 1:
             shape = self._item_shape(node.args[0].value)
             if shape is not None:
-                self._replace(node, _access(expression_code(node.args[0].value), "message", shape), "str(warning) -> message")
+                self._replace(
+                    node,
+                    _access(expression_code(node.args[0].value), "message", shape),
+                    "str(warning) -> message",
+                )
             return
         if callee == "isinstance" and len(node.args) == 2:
             self._isinstance(node)
@@ -258,7 +309,11 @@ class WarningConsumer(WarningListRule):
         shape = self._item_shape(subject)
         if shape is None or not (isinstance(kind, cst.Name) and kind.value == "str"):
             return
-        replaced = self._replace(kind, "dict" if shape.is_dict else self.analysis.warning_class, "isinstance check on the new type")
+        replaced = self._replace(
+            kind,
+            "dict" if shape.is_dict else self.analysis.warning_class,
+            "isinstance check on the new type",
+        )
         if replaced and not shape.is_dict:
             self._import_warning()
 
@@ -332,22 +387,40 @@ class WarningConsumer(WarningListRule):
             self._equality(left, right)
             self._equality(right, left)
 
-    def _membership(self, node: cst.Comparison, left: cst.BaseExpression, right: cst.BaseExpression, *, negated: bool) -> None:
-        if isinstance(left, cst.SimpleString) and self.analysis.is_warning_list_name(str(left.evaluated_value)):
+    def _membership(
+        self,
+        node: cst.Comparison,
+        left: cst.BaseExpression,
+        right: cst.BaseExpression,
+        *,
+        negated: bool,
+    ) -> None:
+        if isinstance(left, cst.SimpleString) and self.analysis.is_warning_list_name(
+            str(left.evaluated_value)
+        ):
             return  # ``"warnings" in result``: a test for a dict key, not a read of warnings
         item = self._item_shape(right)
         if item is not None and self._marker_only(left) is not None:
             marker = self._marker_only(left)
             assert marker is not None
             operator = "!=" if negated else "=="
-            self._replace(node, f'{_access(expression_code(right), "severity", item)} {operator} "{marker.severity}"', "sentinel membership -> severity check")
+            self._replace(
+                node,
+                f"{_access(expression_code(right), 'severity', item)} {operator} "
+                f'"{marker.severity}"',
+                "sentinel membership -> severity check",
+            )
         elif item is not None and is_stringish(left):
             self._message_of(right, "substring test on a warning")
         elif is_stringish(left):
             shape = self._shape(right)
             if shape in (Shape.LIST, Shape.DICT_LIST):
                 message = _access("w", "message", shape.item)
-                self._replace(right, f"[{message} for w in {expression_code(right)}]", "membership in warnings -> in messages")
+                self._replace(
+                    right,
+                    f"[{message} for w in {expression_code(right)}]",
+                    "membership in warnings -> in messages",
+                )
 
     def _equality(self, subject: cst.BaseExpression, other: cst.BaseExpression) -> None:
         shape = self._shape(subject)
@@ -356,15 +429,32 @@ class WarningConsumer(WarningListRule):
             if pair is not None:
                 sev = _access(expression_code(subject), "severity", shape)
                 msg = _access(expression_code(subject), "message", shape)
-                self._replace(subject, f"({sev}, {msg})", "comparison with a literal -> (severity, message)")
+                self._replace(
+                    subject, f"({sev}, {msg})", "comparison with a literal -> (severity, message)"
+                )
                 self._replace(other, pair, "comparison with a literal -> (severity, message)")
-        elif shape in (Shape.LIST, Shape.DICT_LIST) and isinstance(other, cst.List) and other.elements:
-            pairs = [self._severity_message(e.value) if not isinstance(e, cst.StarredElement) else None for e in other.elements]
+        elif (
+            shape in (Shape.LIST, Shape.DICT_LIST)
+            and isinstance(other, cst.List)
+            and other.elements
+        ):
+            pairs = [
+                self._severity_message(e.value) if not isinstance(e, cst.StarredElement) else None
+                for e in other.elements
+            ]
             if all(p is not None for p in pairs):
                 item = shape.item
                 sev, msg = _access("w", "severity", item), _access("w", "message", item)
-                self._replace(subject, f"[({sev}, {msg}) for w in {expression_code(subject)}]", "list equality -> (severity, message) pairs")
-                self._replace(other, "[" + ", ".join(p for p in pairs if p) + "]", "list equality -> (severity, message) pairs")
+                self._replace(
+                    subject,
+                    f"[({sev}, {msg}) for w in {expression_code(subject)}]",
+                    "list equality -> (severity, message) pairs",
+                )
+                self._replace(
+                    other,
+                    "[" + ", ".join(p for p in pairs if p) + "]",
+                    "list equality -> (severity, message) pairs",
+                )
 
     def _severity_message(self, expr: cst.BaseExpression) -> str | None:
         """``"BLOCK: x"`` -> ``("blocking", "x")``; a plain literal gets its inferred severity."""
@@ -397,7 +487,9 @@ class WarningConsumer(WarningListRule):
         if name is not None and not isinstance(expr, cst.SimpleString):
             if name in self.config.sentinel_constants:
                 return Marker(name, Severity.BLOCKING)
-            value = self.facts.marker_constants.get(name) or self.analysis.module_string_constants.get(name)
+            value = self.facts.marker_constants.get(
+                name
+            ) or self.analysis.module_string_constants.get(name)
             found = text_marker(value, self.config.severity_markers) if value else None
             if found is not None and value is not None and value.strip() == found.text:
                 return Marker(name, found.severity)
@@ -438,11 +530,20 @@ class WarningConsumer(WarningListRule):
             reasons=(f"{why}: rewrite it by hand, then run again",),
         )
 
-    def _replace(self, node: cst.CSTNode, code: str, reason: str, *, review: str | None = None) -> bool:
+    def _replace(
+        self, node: cst.CSTNode, code: str, reason: str, *, review: str | None = None
+    ) -> bool:
         """Schedule the rewrite, unless the warnings read here belong to a blocked group."""
         blocker = self.carriers.blocker(self.carriers.around(node))
         if blocker is not None:
-            self.context.report(self, node, f"Warning consumer left as it is ({reason}): its group cannot be migrated whole", kind=Kind.CONSUMER, action=Action.SKIP, reasons=(blocker.reason,))
+            self.context.report(
+                self,
+                node,
+                f"Warning consumer left as it is ({reason}): its group cannot be migrated whole",
+                kind=Kind.CONSUMER,
+                action=Action.SKIP,
+                reasons=(blocker.reason,),
+            )
             return False
         new = cst.parse_expression(code)
 
@@ -454,7 +555,14 @@ class WarningConsumer(WarningListRule):
         self.context.replace(node, build)
         action = Action.REVIEW if review else Action.REWRITE
         reasons = (reason, review) if review else (reason,)
-        self.context.report(self, node, f"Warning consumer: {reason}", kind=Kind.CONSUMER, action=action, reasons=reasons)
+        self.context.report(
+            self,
+            node,
+            f"Warning consumer: {reason}",
+            kind=Kind.CONSUMER,
+            action=action,
+            reasons=reasons,
+        )
         return True
 
 
@@ -486,4 +594,6 @@ def _negated(node: cst.CSTNode, context) -> bool:  # type: ignore[no-untyped-def
 
 def _needs_parens(node: cst.CSTNode, context) -> bool:  # type: ignore[no-untyped-def]
     parent = context.parent(node)
-    return isinstance(parent, (cst.BooleanOperation, cst.UnaryOperation, cst.Comparison, cst.Attribute))
+    return isinstance(
+        parent, (cst.BooleanOperation, cst.UnaryOperation, cst.Comparison, cst.Attribute)
+    )
