@@ -251,7 +251,8 @@ def test_disk_full_through_the_cli(copy: Path, monkeypatch: pytest.MonkeyPatch) 
 # -- the process is killed --------------------------------------------------------------------
 
 # Exit 1 when files were written (0: nothing to do, 2: refused or failed).
-APPLY = ("apply", "--exit-non-zero-on-fix", "--jobs", "1")
+# No review markers: the reference is the library's apply, which leaves none.
+APPLY = ("apply", "--no-mark-review", "--exit-non-zero-on-fix", "--jobs", "1")
 
 KILL_ON_REPLACE = """
 import os, sys
@@ -271,7 +272,9 @@ def replace(src, dst):
             os._exit(3)
     real(src, dst)
 unsentinel.core.writer.os.replace = replace
-sys.argv = ["unsentinel", "apply", "--exit-non-zero-on-fix", "--jobs", "1", sys.argv[2]]
+sys.argv = [
+    "unsentinel", "apply", "--no-mark-review", "--exit-non-zero-on-fix", "--jobs", "1", sys.argv[2]
+]
 main()
 """
 

@@ -174,7 +174,10 @@ def migrate(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Migrati
         before = _files(root)
         extra = ["--emit-regression-test", REGRESSION_TEST[name]] if name in REGRESSION_TEST else []
         # No --allow-dirty: the tree is committed, as a user's would be.
-        applied = _unsentinel(root, "apply", "--exit-non-zero-on-fix", *extra, ".")
+        # Review markers are tested in test_plan_apply; here: the migration alone.
+        applied = _unsentinel(
+            root, "apply", "--no-mark-review", "--exit-non-zero-on-fix", *extra, "."
+        )
         status = _git(root, "status", "--porcelain", "--untracked-files=all")
         done[name] = Migration(
             root,

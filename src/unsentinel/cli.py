@@ -199,6 +199,11 @@ def check(**options: Any) -> None:
 @common_options
 @click.option("--stat", is_flag=True, help="Print lines added and removed per file, not the diff.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there is something to change.")
+@click.option(
+    "--mark-review",
+    is_flag=True,
+    help="Show the `# TODO(unsentinel)` review markers `apply` leaves (on by default there).",
+)
 def diff(**options: Any) -> None:
     """Print the unified diff that `apply` would make, and write nothing.
 
@@ -213,7 +218,7 @@ def diff(**options: Any) -> None:
     """
     stat = options.pop("stat")
     exit_zero = options.pop("exit_zero")
-    ran = _run_command(Mode.DIFF, options)
+    ran = _run_command(Mode.DIFF, options, mark_review=options.pop("mark_review"))
     _render_diff(ran, stat=stat)
     _exit(ran, verdict=bool(ran.result.changed) and not exit_zero)
 

@@ -9,7 +9,6 @@ refer to the file as it was on disk, and nested edits compose.
 from __future__ import annotations
 
 import ast
-
 import re
 import textwrap
 from collections.abc import Callable, Mapping
@@ -24,6 +23,14 @@ from libcst.metadata import (
 )
 
 from unsentinel.core.config import Config
+from unsentinel.core.decisions import (
+    FROM_THE_PLAN,
+    Decisions,
+    apply_plan,
+    fingerprint,
+    site_source,
+)
+from unsentinel.core.decisions import mark_review as mark_review_lines
 from unsentinel.core.facts import FactBook
 from unsentinel.core.imports import ImportRequest
 from unsentinel.core.model import Action, Inferred, Kind, Position, Site
@@ -102,6 +109,8 @@ class RuleContext:
         self.imports: list[ImportRequest] = []
         self.removed_imports: list[ImportRequest] = []
         self._shared: dict[type[Any], Any] = {}
+        self.noqa_used: set[tuple[int, str]] = set()  # (line, code) a noqa comment silenced
+        self._after_suppressions: list[Callable[[], None]] = []
         self.parents: Mapping[cst.CSTNode, cst.CSTNode] = parent_map(wrapper.module)
 
     @cached_property
@@ -187,7 +196,11 @@ class RuleContext:
 
     def drop_claimed_detections(self) -> None:
         """A detector finding inside a site another rule handles is reported there, not twice."""
-        claimed = {id(f.node) for f in self.pending if f.kind is not Kind.DETECTOR}
+        claimed = {
+            id(f.node)
+            for f in self.pending
+            if f.kind is not Kind.DETECTOR and not self._left_alone_by_plan(f)
+        }
         self.pending = [
             f
             for f in self.pending
@@ -196,6 +209,23 @@ class RuleContext:
         ]
 
     def apply_suppressions(self) -> None:
+        """Drop what ``# noqa`` silences and what an edited plan skips, then mark the review.
+
+        Rules that judge the outcome (unused ``noqa`` comments) run last, through
+        :meth:`after_suppressions`.
+        """
+        self._apply_noqa()
+        if apply_plan(self) and not self.edits:
+            self._drop_imports()
+        mark_review_lines(self)
+        for callback in self._after_suppressions:
+            callback()
+
+    def after_suppressions(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once suppressions are applied (``noqa_used`` is complete)."""
+        self._after_suppressions.append(callback)
+
+    def _apply_noqa(self) -> None:
         """``# noqa`` / ``# noqa: UNS001,UNS101`` on any line of a site drops it and its edit."""
         if "noqa" not in self.text:
             return
@@ -204,14 +234,57 @@ class RuleContext:
         for finding in self.pending:
             position = self.position(finding.node)
             span = lines[position.line - 1 : position.end_line]
-            if any(_suppresses(line, finding.rule) for line in span):
+            used = [
+                n for n, line in enumerate(span, position.line) if _suppresses(line, finding.rule)
+            ]
+            if used:
                 self.edits.pop(finding.node, None)
+                self.noqa_used.update((n, finding.rule) for n in used)
             else:
                 kept.append(finding)
         self.pending = kept
-        if not self.edits:  # every rewrite was silenced: the imports they asked for go too
-            self.imports.clear()
-            self.removed_imports.clear()
+        if not self.edits:
+            self._drop_imports()
+
+    def _drop_imports(self) -> None:
+        """Every rewrite was silenced: the imports they asked for go too."""
+        self.imports.clear()
+        self.removed_imports.clear()
+
+    # -- the reviewer's decisions (``apply --plan``) -------------------------------------
+    @property
+    def decisions(self) -> Decisions:
+        """Carried in the fact book (not a gathered fact: the run adds it after gathering)."""
+        found = self.facts.entries.get(Decisions)
+        return found if isinstance(found, Decisions) else _NO_DECISIONS
+
+    def fingerprint(self, node: cst.CSTNode) -> str:
+        """The plan's fingerprint of ``node``: its source text and enclosing scope."""
+        return fingerprint(site_source(self.text, self.position(node)), self.scope_of(node))
+
+    def _left_alone_by_plan(self, finding: Finding) -> bool:
+        """A site an edited plan skips (or does not know) claims nothing: it stays as it is."""
+        decisions = self.decisions
+        if not decisions.active or finding.node not in self.edits:
+            return False
+        entry = decisions.entry(self.path, self.fingerprint(finding.node))
+        return entry is None or entry.skip
+
+    def decide(self, node: cst.CSTNode, name: str, inferred: Inferred) -> Inferred:
+        """The value of ``name`` at the site ``node``: the plan's where it changes it.
+
+        Rules call this where they choose a value; without a plan it is ``inferred``.
+        """
+        decisions = self.decisions
+        if not decisions.active:
+            return inferred
+        entry = decisions.entry(self.path, self.fingerprint(node))
+        if entry is None:
+            return inferred
+        value = decisions.decided(entry, name)
+        if value == inferred.value:
+            return inferred
+        return Inferred.high(value, FROM_THE_PLAN)
 
     @property
     def sites(self) -> list[Site]:
@@ -246,6 +319,8 @@ class RuleContext:
         if request not in self.removed_imports:
             self.removed_imports.append(request)
 
+
+_NO_DECISIONS = Decisions()
 
 _NOQA = re.compile(
     r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE
