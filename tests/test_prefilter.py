@@ -124,5 +124,7 @@ def test_statistics_count_what_the_prefilter_did(
         "skipped": "0",
         "changed": "0",
         "failed": "0",
+        "from cache": "0",  # a cold cache
+        "peak memory per worker, MiB (1 process)": rows["peak memory per worker, MiB (1 process)"],
     }
     assert len(parsed) == 3

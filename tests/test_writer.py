@@ -204,7 +204,9 @@ def test_diff_and_check_write_nothing(
     for command in ("check", "diff", "plan"):
         cli.invoke(main, [command, "."])
     assert (tmp_path / "orders.py").read_text() == BEFORE
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["orders.py"]
+    # check keeps its cache (our own state, git-ignored by its own .gitignore); nothing else.
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".unsentinel_cache", "orders.py"]
+    assert (tmp_path / ".unsentinel_cache" / ".gitignore").read_text().strip().endswith("*")
 
 
 @needs_git
