@@ -11,9 +11,9 @@ copy with the package's list names, and matches the plan's producer sites to the
 by path and line.
 
 Per field (severity, field_path, code) and separately for the tuning half and the
-holdout it reports: coverage (labelled sites the plan lists), accuracy (right among the
-found), how often ``high`` is right, the share of wrong values flagged ``low``, and the
-severity confusion table.
+holdout it reports: coverage (labelled sites the plan lists with values; a site it
+skips has none), accuracy (right among the found), how often ``high`` is right, the
+share of wrong values flagged ``low``, and the severity confusion table.
 
 Comparisons: a field path is compared after mapping every index placeholder
 (``[{i}]``, ``[{n - 1}]``, ``[0]``) to ``[i]``; null and "" both mean "no field". A code
@@ -47,6 +47,7 @@ from sdists import Pin, fetch  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 LABELS = ROOT / "benchmarks" / "inference_labels.toml"
 DOC = ROOT / "docs" / "inference.md"
+FIGURES = ROOT / "benchmarks" / "inference_figures.json"  # read by tests/test_inference_floor.py
 UNSENTINEL = ROOT / ".venv" / "bin" / "unsentinel"
 START = "<!-- inference-figures:start -->"
 END = "<!-- inference-figures:end -->"
@@ -228,14 +229,20 @@ def judge(name: str, label: Label, site: dict[str, Any]) -> tuple[bool, bool]:
     return exact or (bool(got) and code_words(got) == code_words(label.code)), exact
 
 
+def skipped(site: dict[str, Any]) -> bool:
+    """A site the plan lists as skipped (its group cannot be migrated) has no values."""
+    return site.get("action") == "skip" and site.get("severity") is None
+
+
 def tally(outcomes: list[Outcome], name: str) -> Tally:
     result = Tally(labelled=len(outcomes))
     for outcome in outcomes:
         site = outcome.site
         if name == "severity":
-            got = "missing" if site is None else str(site.get("severity"))
-            result.confusion[(outcome.label.severity, got if got in SEVERITIES or got == "missing" else "other")] += 1
-        if site is None:
+            got = "missing" if site is None else "skipped" if skipped(site) else str(site.get("severity"))
+            known = got in SEVERITIES or got in ("missing", "skipped")
+            result.confusion[(outcome.label.severity, got if known else "other")] += 1
+        if site is None or skipped(site):
             continue
         result.found += 1
         right, exact = judge(name, outcome.label, site)
@@ -285,7 +292,7 @@ def field_table(outcomes: list[Outcome]) -> list[str]:
 
 def confusion_table(outcomes: list[Outcome]) -> list[str]:
     confusion = tally(outcomes, "severity").confusion
-    columns = [*SEVERITIES, "other", "missing"]
+    columns = [*SEVERITIES, "other", "skipped", "missing"]
     rows = ["| labelled \\ inferred | " + " | ".join(columns) + " |", "| --- |" + " --- |" * len(columns)]
     for severity in SEVERITIES:
         rows.append(f"| {severity} | " + " | ".join(str(confusion[(severity, c)]) for c in columns) + " |")
@@ -316,13 +323,35 @@ def report(outcomes: list[Outcome], packages: int) -> str:
     lines = [
         f"Measured by `python benchmarks/inference.py` on {len(outcomes)} labelled warning sites "
         f"from {packages} PyPI packages (`benchmarks/inference_labels.toml`). Coverage: labelled "
-        "sites the plan lists; accuracy and the confidence columns count the sites found. A code "
+        "sites the plan lists with inferred values (a site it skips, because its group of "
+        "warnings cannot be migrated whole, has none: column *skipped*); accuracy and the "
+        "confidence columns count those sites. A code "
         "is right when it has the same meaningful words as the label; *exact* is the same slug.",
         "",
         *half_report("Tuning half", tuning),
         *half_report("Holdout", holdout),
     ]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def summary(outcomes: list[Outcome]) -> dict[str, dict[str, dict[str, list[int]]]]:
+    """Per half and field, each figure as [part, whole]: what the floor test pins."""
+    halves = {
+        "tuning": [o for o in outcomes if not o.label.holdout],
+        "holdout": [o for o in outcomes if o.label.holdout],
+    }
+    result: dict[str, dict[str, dict[str, list[int]]]] = {}
+    for half, chosen in halves.items():
+        result[half] = {}
+        for name in FIELDS:
+            t = tally(chosen, name)
+            result[half][name] = {
+                "coverage": [t.found, t.labelled],
+                "accuracy": [t.right, t.found],
+                "high_right": [t.high_right, t.high],
+                "wrong_low": [t.wrong_low, t.wrong],
+            }
+    return result
 
 
 def write_doc(figures: str, doc: Path = DOC) -> None:
@@ -338,7 +367,11 @@ def write_doc(figures: str, doc: Path = DOC) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--write-doc", action="store_true", help="write the figures into docs/inference.md")
+    parser.add_argument(
+        "--write-doc",
+        action="store_true",
+        help="write the figures into docs/inference.md and benchmarks/inference_figures.json",
+    )
     parser.add_argument("--unsentinel", default=str(UNSENTINEL), help="the unsentinel command to run")
     parser.add_argument("--dump", type=Path, help="also write every site's comparison as JSON here")
     args = parser.parse_args()
@@ -354,6 +387,7 @@ def main() -> None:
         args.dump.write_text(json.dumps([{"label": o.label.__dict__, "site": o.site} for o in outcomes], indent=1))
     if args.write_doc:
         write_doc(figures)
+        FIGURES.write_text(json.dumps(summary(outcomes), indent=1, sort_keys=True) + "\n")
 
 
 if __name__ == "__main__":

@@ -11,17 +11,19 @@ from pathlib import Path
 import pytest
 
 from unsentinel import Mode, load_config, run
-from unsentinel.core.model import Confidence
 from unsentinel.core.config import Config
+from unsentinel.core.model import Confidence, Severity
 from unsentinel.warnings.inference.code import (
     GENERIC_ENTITY_NOUNS,
     Template,
     assign_codes,
+    code_confidence,
     entity_nouns,
     slug_for,
 )
 from unsentinel.warnings.inference.field_path import infer_field_path
 from unsentinel.warnings.inference.severity import infer_severity
+from unsentinel.warnings.inference.structure import Structure
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 INFO = ("default", "defaulted", "dry-run", "dry run", "preview", "sandbox", "cache")
@@ -80,6 +82,82 @@ def test_severity(
     assert infer_severity(message, marker, marker_severity, INFO).value == expected
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        pytest.param(
+            "Order saved, but the local cache could not be updated; it shows after the next sync",
+            id="cache inside a partial failure",
+        ),
+        pytest.param(
+            "Could not load the previous version; the preview shows only the requested values",
+            id="preview inside a degraded result",
+        ),
+    ],
+)
+def test_an_incidental_info_word_does_not_make_a_failure_info(message: str) -> None:
+    inferred = infer_severity(message, None, None, INFO)
+    assert (inferred.value, inferred.confidence) == ("advisory", Confidence.LOW)
+
+
+@pytest.mark.parametrize(
+    ("structure", "expected", "confidence", "signal"),
+    [
+        pytest.param(Structure(list_name="failed"), "blocking", "high", "list name", id="failed"),
+        pytest.param(Structure(list_name="warned"), "advisory", "high", "list name", id="warned"),
+        pytest.param(
+            Structure(list_name="errors", raised_on=True), "blocking", "high", "raise", id="raise"
+        ),
+        pytest.param(
+            Structure(list_name="warnings", stops_after="raise"),
+            "blocking",
+            "low",
+            "branch",
+            id="raises right after",
+        ),
+        pytest.param(
+            Structure(list_name="issues", stops_after="return"),
+            "info",
+            "low",
+            "keyword",
+            id="a return right after is not enough (a dry run returns too)",
+        ),
+        pytest.param(
+            Structure(list_name="problems"),
+            "info",
+            "low",
+            "keyword",
+            id="problems is not an errors list",
+        ),
+        pytest.param(
+            Structure(list_name="warnings", in_except=True),
+            "advisory",
+            "low",
+            "except",
+            id="except branch",
+        ),
+        pytest.param(Structure(list_name="errors"), "blocking", "low", "list name", id="errors"),
+        pytest.param(Structure(list_name="warnings"), "advisory", "low", "fallback", id="none"),
+    ],
+)
+def test_severity_from_structure(
+    structure: Structure, expected: str, confidence: str, signal: str
+) -> None:
+    """The structure decides before the words; only a verdict list or a raise is high."""
+    inferred = infer_severity("the default cache was used", None, None, INFO, structure)
+    if signal == "fallback":  # no structural signal: the words decide, low
+        expected = "info"
+        signal = "keyword"
+    assert (inferred.value, inferred.confidence.value) == (expected, confidence)
+    assert inferred.reason.startswith(f"{signal}:")
+
+
+def test_a_marker_beats_the_structure_and_is_high() -> None:
+    inferred = infer_severity("x", "BLOCK:", Severity.BLOCKING, INFO, Structure(list_name="warned"))
+    assert (inferred.value, inferred.confidence) == ("blocking", Confidence.HIGH)
+    assert inferred.reason.startswith("marker:")
+
+
 # -- field_path --------------------------------------------------------------------------
 
 
@@ -92,7 +170,7 @@ def test_severity(
             [],
             "blocking",
             "serial_numbers",
-            "high",
+            "low",
             id="the subject of the message wins",
         ),
         pytest.param(
@@ -101,7 +179,7 @@ def test_severity(
             [],
             "blocking",
             "destination_location_id",
-            "high",
+            "low",
             id="one interpolated input",
         ),
         pytest.param(
@@ -113,7 +191,7 @@ def test_severity(
             "low",
             id="several interpolated inputs are flagged",
         ),
-        pytest.param([], [], ["rows"], "blocking", "rows", "high", id="the guarding condition"),
+        pytest.param([], [], ["rows"], "blocking", "rows", "low", id="the guarding condition"),
         pytest.param(
             [],
             [],
@@ -123,18 +201,36 @@ def test_severity(
             "low",
             id="a comparison of two inputs is flagged",
         ),
-        pytest.param([], [], [], "blocking", None, "high", id="state-driven"),
+        pytest.param([], [], [], "blocking", None, "low", id="state-driven"),
         pytest.param(
-            ["location_id"], [], [], "info", None, "high", id="info warnings have no culprit"
+            ["location_id"], [], [], "info", None, "low", id="info warnings have no culprit"
         ),
         pytest.param(
             ["rows[{i}].sales_order_row_id"],
             [],
-            [],
+            ["rows[{i}].sales_order_row_id"],
             "blocking",
             "rows[{i}].sales_order_row_id",
             "high",
-            id="indexed path",
+            id="indexed path, named and guarding",
+        ),
+        pytest.param(
+            ["actual_quantity"],
+            [],
+            ["actual_quantity"],
+            "blocking",
+            "actual_quantity",
+            "high",
+            id="named and guarding: the only high signal",
+        ),
+        pytest.param(
+            [],
+            ["region", "cluster_name"],
+            ["cluster_name"],
+            "blocking",
+            "cluster_name",
+            "low",
+            id="interpolated context loses to the guarded input, still low",
         ),
     ],
 )
@@ -148,6 +244,18 @@ def test_field_path(
 ) -> None:
     inferred = infer_field_path(mentioned, interpolated, guarding, severity=severity)
     assert (inferred.value, inferred.confidence.value) == (expected, confidence)
+
+
+def test_an_absent_optional_input_is_the_path_of_an_info_warning() -> None:
+    inferred = infer_field_path([], [], [], severity="info", absent="ship_by")
+    assert (inferred.value, inferred.confidence) == ("ship_by", Confidence.LOW)
+    assert inferred.reason.startswith("guard:")
+
+
+def test_a_named_and_guarding_input_without_a_loop_index_is_flagged() -> None:
+    inferred = infer_field_path(["rows"], [], ["rows"], severity="blocking", unindexed_loop=True)
+    assert inferred.confidence is Confidence.LOW
+    assert "index" in inferred.reason
 
 
 def test_field_path_without_a_loop_index_is_flagged() -> None:
@@ -189,6 +297,35 @@ def test_code_slug(template: str, slug: str) -> None:
 
 
 ORDER_NOUNS = GENERIC_ENTITY_NOUNS | {"mo", "po", "order", "orders", "sales"}  # a project's own
+
+
+@pytest.mark.parametrize(
+    ("template", "slug"),
+    [
+        pytest.param("The broker can't complete the request", "broker_cant_complete", id="can't"),
+        pytest.param("Katana's current rate is applied", "katana_current_rate_applied", id="'s"),
+        pytest.param(
+            "Config manifest version value for the release is missing",
+            "config_manifest_version_missing",
+            id="the condition word is kept",
+        ),
+    ],
+)
+def test_codes_keep_contractions_and_condition_words(template: str, slug: str) -> None:
+    assert slug_for(template) == slug
+
+
+@pytest.mark.parametrize(
+    ("template", "trusted"),
+    [
+        pytest.param("Invalid region format: {}", True, id="subject and condition"),
+        pytest.param("Query history was capped at {} queries", True, id="capped"),
+        pytest.param("The revert merges rows that are identical", False, id="no condition word"),
+        pytest.param("Invalid", False, id="one word"),
+    ],
+)
+def test_a_code_is_trusted_only_with_a_condition_word(template: str, trusted: bool) -> None:
+    assert (code_confidence(template) is not None) is trusted
 
 
 def test_domain_nouns_come_from_configuration() -> None:
@@ -352,11 +489,73 @@ def test_inference_agrees_with_the_fixture_authors(
         if severity_ok and site["field_path"] == expected["field_path"]:
             agreed += 1
         else:
-            print(
-                f"disagree: {expected['needle']!r}: {site['severity']}/{site['field_path']} vs {expected['severity']}/{expected['field_path']}"
-            )
+            got = f"{site['severity']}/{site['field_path']}"
+            want = f"{expected['severity']}/{expected['field_path']}"
+            print(f"disagree: {expected['needle']!r}: {got} vs {want}")
     with capsys.disabled():
-        print(
-            f"\n{fixture}: inference agrees with the authors on {agreed}/{len(expected_sites)} sites"
-        )
+        total = len(expected_sites)
+        print(f"\n{fixture}: inference agrees with the authors on {agreed}/{total} sites")
     assert agreed / len(expected_sites) >= minimum
+
+
+# -- in context: structure and data flow on a small project --------------------------------
+
+STRUCTURE_SOURCE = """
+def build(filter_action: dict, url: str):
+    notes = []
+    if filter_action.get("forward"):
+        notes.append("Forwarding is not applied to existing mail.")
+    if url.split("/")[0] == "x":
+        notes.append(f"odd scheme in {url.split('/')}")
+    errors = []
+    if not url:
+        errors.append("url missing")
+    if errors:
+        raise ValueError(errors)
+    return notes
+
+
+def lint(names: list[str]):
+    failed = []
+    warned = []
+    for name in names:
+        if not name.isidentifier():
+            failed.append(f"{name} is not an identifier")
+        elif name.isupper():
+            warned.append(f"{name} is all upper case")
+    return failed, warned
+"""
+
+
+def test_structure_and_data_flow_in_context(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.unsentinel]\nwarning-list-names = ["notes", "errors", "failed", "warned"]\n'
+    )
+    (tmp_path / "m.py").write_text(STRUCTURE_SOURCE)
+    monkeypatch.chdir(tmp_path)
+    from unsentinel.output.plan import plan_document
+
+    result = run([Path(".")], load_config((Path("."),)), Mode.PLAN)
+    sites = {
+        s["line"]: s for s in plan_document(result.results)["sites"] if s["kind"] == "producer"
+    }
+
+    def values(line: int) -> tuple[object, ...]:
+        site = sites[line]
+        confidence = site["confidence"]
+        assert isinstance(confidence, dict)
+        return site["severity"], confidence["severity"], site["field_path"]
+
+    # .get("forward") reads a field; a method call is never a path
+    assert values(5) == ("advisory", "low", "filter_action.forward")
+    assert values(7)[2] == "url"
+    # the function raises on the list: blocking, high; named and guarding: high
+    assert values(10) == ("blocking", "high", "url")
+    assert sites[10]["confidence"]["field_path"] == "high"
+    # verdict lists
+    assert values(21)[:2] == ("blocking", "high")
+    assert values(23)[:2] == ("advisory", "high")
+    # codes are suggestions: always low
+    assert all(s["confidence"]["code"] == "low" for s in sites.values())

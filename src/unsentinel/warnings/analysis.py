@@ -438,6 +438,20 @@ def _outer_chains(node: cst.CSTNode) -> Iterator[cst.BaseExpression]:
         def visit_Name(self, name: cst.Name) -> None:
             found.append(name)
 
+        def visit_Call(self, call: cst.Call) -> bool:
+            # A method is never a field path: ``url.split("/")`` shows ``url``, and
+            # ``criteria.get("excludeChats")`` reads the field ``criteria.excludeChats``.
+            if not isinstance(call.func, cst.Attribute):
+                return True
+            receiver, key = call.func.value, _get_key(call)
+            if key is not None and dotted(receiver) is not None:
+                found.append(cst.Attribute(value=receiver, attr=cst.Name(key)))
+            else:
+                receiver.visit(self)
+            for arg in call.args:
+                arg.visit(self)
+            return False
+
         def visit_Arg(self, arg: cst.Arg) -> bool:
             if arg.keyword is not None:
                 arg.value.visit(self)
@@ -449,6 +463,16 @@ def _outer_chains(node: cst.CSTNode) -> Iterator[cst.BaseExpression]:
 
     node.visit(_Chains())
     return iter(found)
+
+
+def _get_key(call: cst.Call) -> str | None:
+    """``"key"`` of ``x.get("key")`` / ``x.get("key", default)`` when it is an identifier."""
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "get" and call.args):
+        return None
+    first = call.args[0].value
+    value = first.evaluated_value if isinstance(first, cst.SimpleString) else None
+    return value if isinstance(value, str) and value.isidentifier() else None
 
 
 def collect_body(analysis: FileAnalysis, facts: FunctionFacts) -> None:

@@ -16,9 +16,16 @@ from unsentinel.core.layout import call_code, expression_code
 from unsentinel.core.model import Action, Confidence, Inferred, Kind, Severity
 from unsentinel.core.syntax import last_name
 from unsentinel.warnings.analysis import FunctionFacts
-from unsentinel.warnings.inference.code import Template, constant_name, entity_nouns, slug_for
+from unsentinel.warnings.inference.code import (
+    Template,
+    code_confidence,
+    constant_name,
+    entity_nouns,
+    slug_for,
+)
 from unsentinel.warnings.inference.field_path import infer_field_path
 from unsentinel.warnings.inference.severity import infer_severity
+from unsentinel.warnings.inference.structure import Structure, structure_of
 from unsentinel.warnings.rule import WarningRule
 from unsentinel.warnings.strings import (
     Marker,
@@ -101,11 +108,12 @@ class WarningRewriter(WarningRule):
         facts = self.analysis.function(function) if function is not None else None
         parts = pieces(stripped.message, self._resolver(facts))
         template = template_text(parts)
-        severity, severity_code = self._severity(stripped, template)
+        structure = structure_of(expr, self.analysis, facts)
+        severity, severity_code = self._severity(stripped, template, structure)
         decided = self.context.decide(expr, "severity", severity)  # an edited plan's value
         if decided is not severity:
             severity, severity_code = decided, _severity_code(decided.value)
-        field_path = self._field_path(expr, parts, facts, severity.value)
+        field_path = self._field_path(expr, parts, facts, severity.value, structure.none_guard)
         field_path = self.context.decide(expr, "field_path", field_path)
         if self.context.is_test_file:
             # Test data stands for real warnings; it must not mint codes of its own.
@@ -140,7 +148,9 @@ class WarningRewriter(WarningRule):
 
         return resolve
 
-    def _severity(self, stripped: Stripped, template: str) -> tuple[Inferred, str]:
+    def _severity(
+        self, stripped: Stripped, template: str, structure: Structure
+    ) -> tuple[Inferred, str]:
         runtime = stripped.runtime
         if runtime is not None:
             test = expression_code(runtime.test)
@@ -155,6 +165,7 @@ class WarningRewriter(WarningRule):
             marker.text if marker else None,
             marker.severity if marker else None,
             self.config.info_keywords,
+            structure,
         )
         return severity, f'"{severity.value}"'
 
@@ -164,9 +175,10 @@ class WarningRewriter(WarningRule):
         parts: list[str | cst.BaseExpression],
         facts: FunctionFacts | None,
         severity: str | None,
+        absent: str | None = None,
     ) -> Inferred:
         if facts is None:
-            return Inferred.high(None, "module-level warning: no function inputs")
+            return Inferred.low(None, "fallback: module-level warning, no function inputs")
         leaves = self.analysis.known_leaves(facts, site)
         mentioned = [leaves[w] for w in _mentioned_words(parts, leaves, facts.inputs)]
         interpolated: list[str] = []
@@ -182,20 +194,24 @@ class WarningRewriter(WarningRule):
             guarding, lost_guard = self.analysis.input_references(guard, facts, site)
             lost = lost or lost_guard
         return infer_field_path(
-            mentioned, interpolated, guarding, severity=severity, unindexed_loop=lost
+            mentioned,
+            interpolated,
+            guarding,
+            severity=severity,
+            unindexed_loop=lost,
+            absent=absent,
         )
 
     def _code(self, template: str, function: cst.FunctionDef | None) -> Inferred:
+        nouns = entity_nouns(self.config)
         known = self.facts.codes.get(template)
+        if known is None and re.search(r"[A-Za-z]{2,}", template.replace("{}", "")):
+            known = constant_name(slug_for(template, nouns=nouns))
         if known is not None:
-            if "_" not in known:
-                return Inferred.low(known, "the template yields a one-word code")
-            return Inferred.high(known, "from the message template")
-        if re.search(r"[A-Za-z]{2,}", template.replace("{}", "")):
-            slug = slug_for(template, nouns=entity_nouns(self.config))
-            if "_" not in slug:
-                return Inferred.low(constant_name(slug), "the template yields a one-word code")
-            return Inferred.high(constant_name(slug), "from the message template")
+            # Measured on real code, even subject + condition slugs match a person's name
+            # for the situation about one time in four: a code is a suggestion, always low.
+            shape = code_confidence(template, nouns) or "no condition word, names a subject"
+            return Inferred.low(known, f"template: a suggested name ({shape})")
         fallback = constant_name(function.name.value if function else "warning")
         return Inferred.low(fallback, "message has no literal words; named after the function")
 

@@ -9,7 +9,13 @@ The rule collects three ordered candidate lists for a warning site and this modu
 3. *guarding*: inputs in the ``if`` condition that guards the warning.
 
 None of them means the warning is about state (``"order is already DONE"``): ``None``.
-Info warnings are context, never caused by an input: always ``None``.
+An info warning about an optional input left out (``if request.ship_by is None:``) points
+at that input; any other info warning gives context and has no culprit.
+
+Confidence is calibrated on real code: only an input the message names *and* the
+condition tests is ``high`` -- two independent signals that agree. A name only shown in
+the message is as often context (a region, a status) as the subject; a condition alone
+often tests something the message is not about.
 """
 
 from __future__ import annotations
@@ -26,36 +32,41 @@ def infer_field_path(
     *,
     severity: str | None = None,
     unindexed_loop: bool = False,
+    absent: str | None = None,
 ) -> Inferred:
-    mentioned, interpolated, guarding = _unique(mentioned), _unique(interpolated), _unique(guarding)
+    """``absent``: the optional input whose ``is None`` test guards the warning."""
     if severity == Severity.INFO:
-        return Inferred.high(None, "info warnings give context; no input is at fault")
+        if absent is not None:
+            return Inferred.low(absent, f"guard: the optional input {absent!r} was left out")
+        return Inferred.low(None, "info: context, no input is at fault")
+    picked = _pick(_unique(mentioned), _unique(interpolated), _unique(guarding))
+    return _maybe_low(picked, unindexed_loop)
+
+
+def _pick(mentioned: list[str], interpolated: list[str], guarding: list[str]) -> Inferred:
     if mentioned:
-        return _maybe_low(
-            Inferred.high(mentioned[0], f"the message names the input {mentioned[0]!r}"),
-            unindexed_loop,
-        )
+        subject = mentioned[0]
+        if subject in guarding:
+            reason = f"named and guarding: the message names {subject!r}, the condition tests it"
+            return Inferred.high(subject, reason)
+        return Inferred.low(subject, f"named: the message names the input {subject!r}")
     if interpolated:
         tested = [path for path in interpolated if path in guarding]
-        if len(interpolated) > 1 and len(tested) == 1:
-            reason = f"the message shows {tested[0]!r} and the condition tests it"
-            return _maybe_low(Inferred.high(tested[0], reason), unindexed_loop)
+        if len(tested) == 1:
+            reason = f"shown and guarding: the message shows {tested[0]!r}, the condition tests it"
+            return Inferred.low(tested[0], reason)
         if len(interpolated) == 1:
-            reason = f"the message interpolates the input {interpolated[0]!r}"
-            return _maybe_low(Inferred.high(interpolated[0], reason), unindexed_loop)
+            reason = f"shown: the message interpolates {interpolated[0]!r} (may be context)"
+            return Inferred.low(interpolated[0], reason)
         others = ", ".join(interpolated[1:])
-        return Inferred.low(
-            interpolated[0], f"first of several interpolated inputs (also {others})"
-        )
+        return Inferred.low(interpolated[0], f"shown: first of several inputs (also {others})")
     if guarding:
         if len(guarding) == 1:
-            reason = f"the warning is guarded by a condition on {guarding[0]!r}"
-            return _maybe_low(Inferred.high(guarding[0], reason), unindexed_loop)
+            reason = f"guarding: the warning is guarded by a condition on {guarding[0]!r}"
+            return Inferred.low(guarding[0], reason)
         others = ", ".join(guarding[:-1])
-        return Inferred.low(
-            guarding[-1], f"last of several inputs in the condition (also {others})"
-        )
-    return Inferred.high(None, "no input in the message or its condition: state-driven")
+        return Inferred.low(guarding[-1], f"guarding: last of several inputs (also {others})")
+    return Inferred.low(None, "fallback: no input in the message or its condition")
 
 
 def _maybe_low(value: Inferred, unindexed_loop: bool) -> Inferred:

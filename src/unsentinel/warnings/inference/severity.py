@@ -1,10 +1,26 @@
 """Severity: which of ``info`` / ``advisory`` / ``blocking`` a warning is.
 
-The decision table of the structured-warnings proposal, as far as code can tell it:
+The decision table of the structured-warnings proposal, as far as code can tell it. The
+code's structure decides first, the words last -- and only a signal that is as good as
+the author saying it is ``high``:
 
-* a sentinel prefix (``BLOCK:``) or a configured marker says it outright: that severity;
-* a plain warning never blocked anything, so it is ``advisory`` -- or ``info`` when it
-  only reports an auto-selected default or the operating mode (dry-run, preview, sandbox).
+1. a sentinel prefix (``BLOCK:``) or a configured marker: that severity, ``high``;
+2. the list is a verdict by its name -- a lint's ``failed`` list blocks, its ``warned``
+   list does not: ``high``;
+3. the function raises when the list is not empty (``if errors: raise ...``): blocking,
+   ``high``;
+4. the list is named like errors (``errors``, ``validation_errors``): blocking;
+5. (not yet) ``is None`` on an optional input: the input was left out, info. Held back
+   until the consumer rule, which rewrites literal lists in tests (``problems ==
+   ["..."]``) from the words alone, can read the producer's severity: otherwise the
+   two disagree and the project's own tests fail;
+6. the function raises right after appending: blocking (a ``return`` is not enough:
+   ``if dry_run: issues.append("dry run: ..."); return result`` is context);
+7. the append is in an ``except`` branch: a partial failure, advisory;
+8. an ``info-keywords`` word in a message that reports no failure: info;
+9. otherwise advisory: the code never blocked on it.
+
+Steps 4 to 9 are ``low``: measured on real code, they are right often, not always.
 """
 
 from __future__ import annotations
@@ -13,19 +29,60 @@ import re
 from collections.abc import Iterable
 
 from unsentinel.core.model import Inferred, Severity
+from unsentinel.warnings.inference.structure import Structure
+
+# Lists whose name is the verdict (the lint convention: nf-core's ``failed`` / ``warned``).
+VERDICT_LISTS = {
+    "failed": Severity.BLOCKING,
+    "failures": Severity.BLOCKING,
+    "warned": Severity.ADVISORY,
+}
+# Lists whose name suggests, without proving, that the operation fails.
+ERROR_LISTS = frozenset({"errors", "error_messages", "validation_errors"})
+# A message that reports a failure is not context, whatever incidental word it holds:
+# "Saved, but the local cache could not be updated" is a partial failure.
+_FAILURE = re.compile(
+    r"\b(could ?n[o']t|can ?n[o']t|can't|failed|fails|unable|error|not be)\b", re.IGNORECASE
+)
 
 
 def infer_severity(
-    message: str, marker: str | None, marker_severity: Severity | None, info_keywords: Iterable[str]
+    message: str,
+    marker: str | None,
+    marker_severity: Severity | None,
+    info_keywords: Iterable[str],
+    structure: Structure | None = None,
 ) -> Inferred:
     if marker is not None and marker_severity is not None:
-        return Inferred.high(marker_severity, f"marked with {marker!r}")
+        return Inferred.high(marker_severity, f"marker: the message starts with {marker!r}")
+    found = structural_severity(structure or Structure())
+    if found is not None:
+        return found
     keyword = info_keyword_in(message, info_keywords)
-    if keyword is not None:
-        return Inferred.high(
-            Severity.INFO, f"plain warning that mentions {keyword!r} (context only)"
+    if keyword is not None and not _FAILURE.search(message):
+        return Inferred.low(
+            Severity.INFO, f"keyword: the message mentions {keyword!r} and reports no failure"
         )
-    return Inferred.high(Severity.ADVISORY, "plain warning: the code never blocked on it")
+    return Inferred.low(Severity.ADVISORY, "fallback: a plain warning the code never blocked on")
+
+
+def structural_severity(structure: Structure) -> Inferred | None:
+    """Steps 2 to 7: what the code around the append says, or None."""
+    name = structure.list_name or ""
+    verdict = VERDICT_LISTS.get(name)
+    if verdict is not None:
+        return Inferred.high(verdict, f"list name: a {name!r} list is the verdict")
+    if structure.raised_on:
+        reason = f"raise: the function raises when {name!r} is not empty"
+        return Inferred.high(Severity.BLOCKING, reason)
+    if name in ERROR_LISTS:
+        return Inferred.low(Severity.BLOCKING, f"list name: {name!r} collects errors")
+    if structure.stops_after == "raise":  # a ``return`` after it is as often a dry run's
+        reason = "branch: the function raises right after appending"
+        return Inferred.low(Severity.BLOCKING, reason)
+    if structure.in_except:
+        return Inferred.low(Severity.ADVISORY, "except: appended while handling a failure")
+    return None
 
 
 def info_keyword_in(message: str, keywords: Iterable[str]) -> str | None:
