@@ -55,9 +55,55 @@ FIELDS = ("severity", "field_path", "code")
 SEVERITIES = ("info", "advisory", "blocking")
 SENTINEL = "BLOCK: "
 FILLER = frozenset(
-    "a an the is are was were be been being has have had of to for in on at by with from "
-    "and or it its this that these those got than more please should must will would can "
-    "could does do did there here any some".split()
+    [
+        "a",
+        "an",
+        "the",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "has",
+        "have",
+        "had",
+        "of",
+        "to",
+        "for",
+        "in",
+        "on",
+        "at",
+        "by",
+        "with",
+        "from",
+        "and",
+        "or",
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "got",
+        "than",
+        "more",
+        "please",
+        "should",
+        "must",
+        "will",
+        "would",
+        "can",
+        "could",
+        "does",
+        "do",
+        "did",
+        "there",
+        "here",
+        "any",
+        "some",
+    ]
 )
 OPENERS = (".append(", ".extend([", ".extend((", "+= [", "+= (")
 QUOTE = re.compile(r"""(?<![A-Za-z0-9_])([rRuUfF]{0,2})("|')""")
@@ -103,7 +149,10 @@ class Tally:
 def load_labels(path: Path = LABELS) -> tuple[dict[str, tuple[Pin, list[str]]], list[Label]]:
     document = tomllib.loads(path.read_text(encoding="utf-8"))
     packages = {
-        f"{p['name']}=={p['version']}": (Pin(p["name"], p["version"], p["sha256"]), list(p["list_names"]))
+        f"{p['name']}=={p['version']}": (
+            Pin(p["name"], p["version"], p["sha256"]),
+            list(p["list_names"]),
+        )
         for p in document["packages"]
     }
     labels = [
@@ -174,12 +223,16 @@ def run_plan(tree: Path, config: Path, command: str) -> list[dict[str, Any]]:
         check=False,
     )
     if not completed.stdout.strip():
-        raise RuntimeError(f"plan printed nothing (exit {completed.returncode}): {completed.stderr[-500:]}")
+        raise RuntimeError(
+            f"plan printed nothing (exit {completed.returncode}): {completed.stderr[-500:]}"
+        )
     sites = json.loads(completed.stdout)["sites"]
     return [site for site in sites if site.get("kind") == "producer"]
 
 
-def plan_package(pin: Pin, list_names: list[str], labels: list[Label], command: str) -> list[dict[str, Any]]:
+def plan_package(
+    pin: Pin, list_names: list[str], labels: list[Label], command: str
+) -> list[dict[str, Any]]:
     source = fetch(pin)
     with tempfile.TemporaryDirectory(prefix="uns-inference-") as scratch:
         tree = Path(scratch) / "tree"
@@ -200,7 +253,12 @@ def match(labels: list[Label], sites: list[dict[str, Any]]) -> list[Outcome]:
         site = exact.get((label.path, label.line))
         if site is None:
             site = next(
-                (s for s in sites if s["path"] == label.path and s["line"] <= label.line <= s.get("end_line", s["line"])),
+                (
+                    s
+                    for s in sites
+                    if s["path"] == label.path
+                    and s["line"] <= label.line <= s.get("end_line", s["line"])
+                ),
                 None,
             )
         outcomes.append(Outcome(label, site))
@@ -213,7 +271,9 @@ def normal_path(value: str | None) -> str:
 
 def code_words(code: str | None) -> frozenset[str]:
     words = [w for w in re.split(r"[^a-z0-9]+", (code or "").lower()) if w and w not in FILLER]
-    return frozenset(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words)
+    return frozenset(
+        w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words
+    )
 
 
 def judge(name: str, label: Label, site: dict[str, Any]) -> tuple[bool, bool]:
@@ -239,7 +299,13 @@ def tally(outcomes: list[Outcome], name: str) -> Tally:
     for outcome in outcomes:
         site = outcome.site
         if name == "severity":
-            got = "missing" if site is None else "skipped" if skipped(site) else str(site.get("severity"))
+            got = (
+                "missing"
+                if site is None
+                else "skipped"
+                if skipped(site)
+                else str(site.get("severity"))
+            )
             known = got in SEVERITIES or got in ("missing", "skipped")
             result.confusion[(outcome.label.severity, got if known else "other")] += 1
         if site is None or skipped(site):
@@ -265,7 +331,9 @@ def same_code_per_situation(outcomes: list[Outcome]) -> tuple[int, int]:
         counts[key] += 1
         groups[key].add((outcome.site or {}).get("code") or "<none>")
     repeated = [key for key, count in counts.items() if count > 1]
-    return len(repeated), sum(1 for key in repeated if len(groups[key]) == 1 and "<none>" not in groups[key])
+    return len(repeated), sum(
+        1 for key in repeated if len(groups[key]) == 1 and "<none>" not in groups[key]
+    )
 
 
 # --- report --------------------------------------------------------------------------
@@ -293,16 +361,23 @@ def field_table(outcomes: list[Outcome]) -> list[str]:
 def confusion_table(outcomes: list[Outcome]) -> list[str]:
     confusion = tally(outcomes, "severity").confusion
     columns = [*SEVERITIES, "other", "skipped", "missing"]
-    rows = ["| labelled \\ inferred | " + " | ".join(columns) + " |", "| --- |" + " --- |" * len(columns)]
+    rows = [
+        "| labelled \\ inferred | " + " | ".join(columns) + " |",
+        "| --- |" + " --- |" * len(columns),
+    ]
     for severity in SEVERITIES:
-        rows.append(f"| {severity} | " + " | ".join(str(confusion[(severity, c)]) for c in columns) + " |")
+        rows.append(
+            f"| {severity} | " + " | ".join(str(confusion[(severity, c)]) for c in columns) + " |"
+        )
     return rows
 
 
 def half_report(title: str, outcomes: list[Outcome]) -> list[str]:
     repeated, stable = same_code_per_situation(outcomes)
     sentinel = [o for o in outcomes if o.label.sentinel]
-    sentinel_right = sum(1 for o in sentinel if o.site is not None and o.site.get("severity") == "blocking")
+    sentinel_right = sum(
+        1 for o in sentinel if o.site is not None and o.site.get("severity") == "blocking"
+    )
     packages = len({o.label.package for o in outcomes})
     return [
         f"### {title}: {len(outcomes)} sites from {packages} packages",
@@ -311,7 +386,8 @@ def half_report(title: str, outcomes: list[Outcome]) -> list[str]:
         "",
         *confusion_table(outcomes),
         "",
-        f"Hand-converted sentinel sites inferred `blocking`: {percent(sentinel_right, len(sentinel))}. "
+        "Hand-converted sentinel sites inferred `blocking`: "
+        f"{percent(sentinel_right, len(sentinel))}. "
         f"Situations labelled more than once that got one code: {percent(stable, repeated)}.",
         "",
     ]
@@ -372,7 +448,9 @@ def main() -> None:
         action="store_true",
         help="write the figures into docs/inference.md and benchmarks/inference_figures.json",
     )
-    parser.add_argument("--unsentinel", default=str(UNSENTINEL), help="the unsentinel command to run")
+    parser.add_argument(
+        "--unsentinel", default=str(UNSENTINEL), help="the unsentinel command to run"
+    )
     parser.add_argument("--dump", type=Path, help="also write every site's comparison as JSON here")
     args = parser.parse_args()
     packages, labels = load_labels()
@@ -384,7 +462,9 @@ def main() -> None:
     figures = report(outcomes, len(packages))
     print(figures)
     if args.dump:
-        args.dump.write_text(json.dumps([{"label": o.label.__dict__, "site": o.site} for o in outcomes], indent=1))
+        args.dump.write_text(
+            json.dumps([{"label": o.label.__dict__, "site": o.site} for o in outcomes], indent=1)
+        )
     if args.write_doc:
         write_doc(figures)
         FIGURES.write_text(json.dumps(summary(outcomes), indent=1, sort_keys=True) + "\n")

@@ -58,7 +58,9 @@ def fetch(pin: Pin) -> Path:
 
 def sdist_url(name: str, version: str) -> tuple[str, str]:
     """(url, sha256) of the sdist of ``name==version``, read from the index."""
-    request = urllib.request.Request(INDEX.format(name=normalized(name)), headers={"Accept": ACCEPT})
+    request = urllib.request.Request(
+        INDEX.format(name=normalized(name)), headers={"Accept": ACCEPT}
+    )
     with urllib.request.urlopen(request, timeout=60) as response:
         files = json.load(response)["files"]
     for entry in files:
@@ -124,7 +126,9 @@ def sha256_of(path: Path) -> str:
 
 def latest_pin(name: str) -> Pin:
     """A pin for the newest sdist of ``name`` (for choosing pins; never used by a run)."""
-    request = urllib.request.Request(INDEX.format(name=normalized(name)), headers={"Accept": ACCEPT})
+    request = urllib.request.Request(
+        INDEX.format(name=normalized(name)), headers={"Accept": ACCEPT}
+    )
     with urllib.request.urlopen(request, timeout=60) as response:
         files = json.load(response)["files"]
     sdists = [entry for entry in files if is_sdist(entry["filename"]) and not entry.get("yanked")]

@@ -260,5 +260,9 @@ def test_a_first_party_import_goes_before_the_relative_ones() -> None:
         lambda top: top == "errsvc",
     )
     assert fixed.code == (
-        "import logging\n\nfrom errsvc import error_codes\nfrom . import store\nfrom .web import jsonify\n\nx = 1\n"
+        "import logging\n\n"
+        "from errsvc import error_codes\n"
+        "from . import store\n"
+        "from .web import jsonify\n\n"
+        "x = 1\n"
     )

@@ -78,7 +78,9 @@ def test_the_generated_warning_codes_module_is_clean(tmp_path: Path) -> None:
 
     (tmp_path / "pyproject.toml").write_text("[tool.unsentinel]\n")
     (tmp_path / "orders.py").write_text(
-        'def check(order, warnings):\n    if not order:\n        warnings.append("BLOCK: order is empty")\n'
+        "def check(order, warnings):\n"
+        "    if not order:\n"
+        '        warnings.append("BLOCK: order is empty")\n'
     )
     result = run([tmp_path], load_config((tmp_path,)), Mode.DIFF, jobs=1)
     [codes] = [r for r in result.emitted if r.path.endswith("warning_codes.py")]

@@ -18,7 +18,17 @@ except ModuleNotFoundError:  # Python 3.10
     tomllib = pytest.importorskip("tomli")
 
 LABELS = Path(__file__).resolve().parents[1] / "benchmarks" / "inference_labels.toml"
-SITE_KEYS = {"package", "path", "line", "severity", "field_path", "code", "holdout", "sentinel", "note"}
+SITE_KEYS = {
+    "package",
+    "path",
+    "line",
+    "severity",
+    "field_path",
+    "code",
+    "holdout",
+    "sentinel",
+    "note",
+}
 REQUIRED = {"package", "path", "line", "severity", "field_path", "code"}
 CODE = re.compile(r"^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$")
 FIELD_PATH = re.compile(r"^$|^[A-Za-z_][\w-]*(\[i\])?(\.[A-Za-z_][\w-]*(\[i\])?)*$")

@@ -147,9 +147,7 @@ def run(
     options = ApplyOptions(allow_dirty, allow_partial, verify)
     if mode is Mode.APPLY:
         with project_lock(config.root):  # raises LockError while another apply runs
-            return _run(
-                paths, config, mode, suite, files_from, jobs, options, progress, decisions
-            )
+            return _run(paths, config, mode, suite, files_from, jobs, options, progress, decisions)
     return _run(
         paths, config, mode, suite, files_from, jobs, options, progress, decisions, cache=cache
     )

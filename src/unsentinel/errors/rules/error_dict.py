@@ -9,9 +9,9 @@ from dataclasses import dataclass
 import libcst as cst
 
 from unsentinel.core.config import Config, error_helper_target, module_path
+from unsentinel.core.layout import fit_to_line
 from unsentinel.core.model import Action, Inferred, Kind
 from unsentinel.core.rule import Example, Rule, RuleContext
-from unsentinel.core.layout import fit_to_line
 from unsentinel.core.syntax import NodeIndex, string_key
 from unsentinel.errors import build
 from unsentinel.errors.candidates import may_hold_error_dicts
@@ -166,7 +166,7 @@ class ErrorDict(Rule):
                         "success": False,
                         "error": ErrorDetail(code=error_codes.NOT_FOUND_RESOURCE, message=str(e)).to_dict(),
                     }
-            """,
+            """,  # noqa: E501 (example code keeps its natural length)
             id="bare error key in an except clause",
         ),
         Example(
@@ -215,7 +215,7 @@ class ErrorDict(Rule):
             """
             def summarize(owner):
                 return {"succeed": False, "error": "Repository not found", "errorDetails": {"owner": owner}}
-            """,
+            """,  # noqa: E501 (example code keeps its natural length)
             """
             import error_codes
             from error_model import ErrorDetail
@@ -249,7 +249,7 @@ class ErrorDict(Rule):
                 if not tag:
                     r["error"] = ErrorDetail(code=error_codes.VALIDATION_INVALID_TYPE, message="tag must be a non-empty string", details={"param_name": "tag"}).to_dict()
                     return r
-            """,
+            """,  # noqa: E501 (example code keeps its natural length)
             id="built incrementally",
         ),
         Example(
