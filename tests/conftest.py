@@ -77,10 +77,12 @@ class BlockToOk(Rule):
             kind=Kind.DETECTOR,
             action=Action.REWRITE,
         )
-        self.context.replace(
-            node,
-            lambda updated: updated.with_changes(value=updated.value.replace("BLOCK:", "OK:", 1)),
-        )
+
+        def to_ok(updated: cst.CSTNode) -> cst.CSTNode:
+            assert isinstance(updated, cst.SimpleString)
+            return updated.with_changes(value=updated.value.replace("BLOCK:", "OK:", 1))
+
+        self.context.replace(node, to_ok)
 
 
 DETECTORS: tuple[type[Rule], ...] = (SentinelString, SentinelConstant)

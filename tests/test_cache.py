@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, TypedDict
 
 import pytest
 from click.testing import CliRunner, Result
@@ -19,6 +20,9 @@ from unsentinel.core.config import load_config
 from unsentinel.core.model import FileResult, Mode
 from unsentinel.core.runner import RunResult
 from unsentinel.registry import run
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 
@@ -48,7 +52,16 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def check(root: Path, *, cache: bool = True, **overrides: object) -> RunResult:
+class Overrides(TypedDict, total=False):
+    """The configuration overrides the tests pass to :func:`load_config`."""
+
+    ignore: tuple[str, ...]
+    select: tuple[str, ...]
+    sentinel_prefixes: tuple[str, ...]
+    warning_list_names: tuple[str, ...]
+
+
+def check(root: Path, *, cache: bool = True, **overrides: Unpack[Overrides]) -> RunResult:
     return run([root], load_config((root,), **overrides), Mode.CHECK, jobs=1, cache=cache)
 
 
@@ -87,7 +100,7 @@ def test_an_edited_file_is_checked_again(project: Path) -> None:
     edited = check(project)
     assert edited.cached == 2  # only orders.py changed
     assert reported(edited) == reported(check(project, cache=False))
-    assert not any("locked" in site.message for _path, site in edited.sites)
+    assert not any("locked" in site.message for r in edited.results for site in r.sites)
 
 
 def test_an_edit_back_to_the_old_text_hits_the_old_entry(project: Path) -> None:
@@ -110,9 +123,7 @@ def test_an_edit_back_to_the_old_text_hits_the_old_entry(project: Path) -> None:
         pytest.param({"warning_list_names": ("notes",)}, id="other warnings list names"),
     ],
 )
-def test_a_configuration_change_is_never_served_stale(
-    project: Path, overrides: dict[str, object]
-) -> None:
+def test_a_configuration_change_is_never_served_stale(project: Path, overrides: Overrides) -> None:
     check(project)
     changed = check(project, **overrides)
     assert changed.cached == 0

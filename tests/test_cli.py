@@ -5,14 +5,18 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from conftest import WriteTree
 
 import unsentinel.core.runner
 from unsentinel.cli import main
+from unsentinel.core.rule import Rule
 
 pytestmark = pytest.mark.usefixtures("detector_rules")
 
@@ -29,7 +33,7 @@ def invoke(cli: CliRunner, *args: str, input: str | None = None) -> Result:
 
 
 @pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write_tree) -> Path:
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write_tree: WriteTree) -> Path:
     """A tiny project with one clean module and one sentinel; cwd is its root."""
     write_tree(
         {
@@ -110,7 +114,9 @@ def test_check_findings_on_stdout_summary_on_stderr(cli: CliRunner, project: Pat
     assert "pkg/orders.py" not in result.stderr
 
 
-def test_check_findings_are_sorted_across_files(cli: CliRunner, project: Path, write_tree) -> None:
+def test_check_findings_are_sorted_across_files(
+    cli: CliRunner, project: Path, write_tree: WriteTree
+) -> None:
     write_tree(
         {
             "a_first.py": 'x = "BLOCK: a"\ny = BLOCK_WARNING_PREFIX\n',
@@ -150,14 +156,14 @@ def test_missing_path_is_an_error_line_and_exit_2(cli: CliRunner, project: Path)
     assert "pkg/orders.py:2:17: UNS001" in result.stdout  # the rest still ran
 
 
-def test_errors_win_over_findings(cli: CliRunner, project: Path, write_tree) -> None:
+def test_errors_win_over_findings(cli: CliRunner, project: Path, write_tree: WriteTree) -> None:
     write_tree({"py2.py": 'print "BLOCK: old"\n'})
     result = invoke(cli, "check", ".")
     assert result.exit_code == 2
     assert "pkg/orders.py:2:17: UNS001" in result.stdout
 
 
-def test_paths_are_printed_verbatim(cli: CliRunner, project: Path, write_tree) -> None:
+def test_paths_are_printed_verbatim(cli: CliRunner, project: Path, write_tree: WriteTree) -> None:
     """No rich markup or emoji codes in file names: ``:cat:`` must not become a cat."""
     write_tree({":cat: [bold]x[/bold].py": 'print "BLOCK: old"\n'})
     result = invoke(cli, "check", ".")
@@ -182,7 +188,7 @@ def test_paths_are_printed_verbatim(cli: CliRunner, project: Path, write_tree) -
     ],
 )
 def test_select_and_ignore(
-    cli: CliRunner, project: Path, write_tree, options: list[str], codes: set[str]
+    cli: CliRunner, project: Path, write_tree: WriteTree, options: list[str], codes: set[str]
 ) -> None:
     write_tree({"both.py": 'x = "BLOCK: a"\ny = BLOCK_WARNING_PREFIX\n'})
     result = invoke(cli, "check", "both.py", *options)
@@ -212,7 +218,7 @@ def test_files_from_stdin(cli: CliRunner, project: Path) -> None:
     assert result.stdout.startswith("pkg/orders.py:2:17: UNS001")
 
 
-def test_files_from_adds_to_paths(cli: CliRunner, project: Path, write_tree) -> None:
+def test_files_from_adds_to_paths(cli: CliRunner, project: Path, write_tree: WriteTree) -> None:
     write_tree({"other/extra.py": 'x = "BLOCK: extra"\n'})
     result = invoke(cli, "check", "pkg", "--files-from", "-", input="other/extra.py\n")
     assert [line.split(":")[0] for line in result.stdout.splitlines()] == [
@@ -238,7 +244,7 @@ def _statistic(stderr: str, name: str) -> int:
 
 
 def test_statistics(
-    cli: CliRunner, project: Path, write_tree, tmp_path_factory: pytest.TempPathFactory
+    cli: CliRunner, project: Path, write_tree: WriteTree, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     write_tree(
         {
@@ -283,7 +289,7 @@ def test_diff_clean_tree_exits_0_and_prints_nothing(cli: CliRunner, project: Pat
 
 
 def test_diff_prints_the_change_and_writes_nothing(
-    cli: CliRunner, project: Path, rewriting_rule
+    cli: CliRunner, project: Path, rewriting_rule: type[Rule]
 ) -> None:
     result = invoke(cli, "diff", ".")
     assert result.exit_code == 1
@@ -300,7 +306,7 @@ def test_diff_prints_the_change_and_writes_nothing(
 
 
 def test_apply_writes_then_second_run_is_clean(
-    cli: CliRunner, project: Path, rewriting_rule
+    cli: CliRunner, project: Path, rewriting_rule: type[Rule]
 ) -> None:
     first = invoke(cli, "apply", ".")
     assert first.exit_code == 0  # everything it set out to write was written
@@ -342,8 +348,8 @@ def test_jobs_1_and_jobs_2_give_identical_output(
     cli: CliRunner,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
-    write_tree,
-    rewriting_rule,
+    write_tree: WriteTree,
+    rewriting_rule: type[Rule],
 ) -> None:
     files: dict[str, str | bytes] = {
         f"mod_{i:02}.py": f'x = "BLOCK: {i}"\n' if i % 3 else CLEAN for i in range(24)
@@ -353,10 +359,10 @@ def test_jobs_1_and_jobs_2_give_identical_output(
     monkeypatch.chdir(tmp_path)
     pools: list[int] = []
 
-    class CountingPool(unsentinel.core.runner.ProcessPoolExecutor):
-        def __init__(self, *args: object, **kwargs: object) -> None:
+    class CountingPool(ProcessPoolExecutor):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
             pools.append(1)
-            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+            super().__init__(*args, **kwargs)
 
     monkeypatch.setattr(unsentinel.core.runner, "ProcessPoolExecutor", CountingPool)
     # A tree this small is below the pool's threshold; the test is about a pool's output.
@@ -375,7 +381,7 @@ def test_jobs_1_and_jobs_2_give_identical_output(
 
 
 def test_fifty_clean_files_report_nothing(
-    cli: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write_tree
+    cli: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write_tree: WriteTree
 ) -> None:
     write_tree(
         {

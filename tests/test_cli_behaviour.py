@@ -8,6 +8,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 from click.testing import CliRunner, Result
+from conftest import WriteTree
 
 from unsentinel.cli import main
 
@@ -26,7 +27,7 @@ def invoke(cli: CliRunner, *args: str, env: dict[str, str] | None = None) -> Res
 
 
 @pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write_tree) -> Path:
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write_tree: WriteTree) -> Path:
     write_tree({"pyproject.toml": "[project]\nname = 'demo'\n", "pkg/clean.py": CLEAN})
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("NO_COLOR", raising=False)
@@ -37,7 +38,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write_tree) -> Path
 
 # -- the exit-code table ------------------------------------------------------------------
 
-INPUTS = {
+INPUTS: dict[str, dict[str, str | bytes]] = {
     "clean": {},
     "findings to change": {"pkg/orders.py": SENTINEL},
     "findings, nothing to change": {"pkg/rules.py": CONSTANT_ONLY},
@@ -65,7 +66,7 @@ TABLE = {
     ],
 )
 def test_exit_code_table(
-    cli: CliRunner, project: Path, write_tree, command: str, inputs: str, expected: int
+    cli: CliRunner, project: Path, write_tree: WriteTree, command: str, inputs: str, expected: int
 ) -> None:
     write_tree(INPUTS[inputs])
     result = invoke(cli, *command.split(), ".")
@@ -83,7 +84,9 @@ def test_a_missing_path_alone_is_an_error_and_not_all_clear(
 
 
 @pytest.mark.usefixtures("detector_rules")
-def test_path_errors_come_before_the_summary(cli: CliRunner, project: Path, write_tree) -> None:
+def test_path_errors_come_before_the_summary(
+    cli: CliRunner, project: Path, write_tree: WriteTree
+) -> None:
     write_tree({"pkg/orders.py": SENTINEL})
     lines = invoke(cli, "check", "pkg", "nowhere.py").stderr.splitlines()
     assert lines == [
@@ -101,7 +104,9 @@ def test_a_run_over_no_python_file_says_so(cli: CliRunner, project: Path) -> Non
 
 
 @pytest.mark.usefixtures("detector_rules")
-def test_a_syntax_error_is_one_line_in_words(cli: CliRunner, project: Path, write_tree) -> None:
+def test_a_syntax_error_is_one_line_in_words(
+    cli: CliRunner, project: Path, write_tree: WriteTree
+) -> None:
     write_tree({"pkg/old.py": PY2})
     result = invoke(cli, "check", "pkg/old.py")
     assert result.exit_code == 2
@@ -208,7 +213,7 @@ ESC = "\x1b["
 def test_color(
     cli: CliRunner,
     project: Path,
-    write_tree,
+    write_tree: WriteTree,
     monkeypatch: pytest.MonkeyPatch,
     env: dict[str, str],
     option: str,
@@ -225,7 +230,7 @@ def test_color(
 
 @pytest.mark.usefixtures("detector_rules")
 def test_machine_formats_are_never_colored(
-    cli: CliRunner, project: Path, write_tree, monkeypatch: pytest.MonkeyPatch
+    cli: CliRunner, project: Path, write_tree: WriteTree, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     write_tree({"pkg/orders.py": SENTINEL})
     result = invoke(cli, "check", ".", "--color", "always", "--output-format", "github")
@@ -236,7 +241,7 @@ def test_machine_formats_are_never_colored(
 
 
 @pytest.mark.usefixtures("detector_rules")
-def test_quiet_prints_data_only(cli: CliRunner, project: Path, write_tree) -> None:
+def test_quiet_prints_data_only(cli: CliRunner, project: Path, write_tree: WriteTree) -> None:
     write_tree({"pkg/orders.py": SENTINEL})
     result = invoke(cli, "check", ".", "--quiet")
     assert result.exit_code == 1
@@ -245,7 +250,9 @@ def test_quiet_prints_data_only(cli: CliRunner, project: Path, write_tree) -> No
 
 
 @pytest.mark.usefixtures("detector_rules")
-def test_statistics_count_findings_per_rule(cli: CliRunner, project: Path, write_tree) -> None:
+def test_statistics_count_findings_per_rule(
+    cli: CliRunner, project: Path, write_tree: WriteTree
+) -> None:
     write_tree({"pkg/orders.py": SENTINEL, "pkg/rules.py": CONSTANT_ONLY, "pkg/more.py": SENTINEL})
     stderr = invoke(cli, "check", ".", "--statistics").stderr
     rows = [line.split() for line in stderr.splitlines()]
@@ -255,7 +262,7 @@ def test_statistics_count_findings_per_rule(cli: CliRunner, project: Path, write
 
 @pytest.mark.usefixtures("detector_rules")
 def test_output_format_from_the_environment(
-    cli: CliRunner, project: Path, write_tree, monkeypatch: pytest.MonkeyPatch
+    cli: CliRunner, project: Path, write_tree: WriteTree, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     write_tree({"pkg/orders.py": SENTINEL})
     monkeypatch.setenv("UNSENTINEL_OUTPUT_FORMAT", "github")
@@ -267,7 +274,7 @@ def test_output_format_from_the_environment(
 
 @pytest.mark.usefixtures("detector_rules")
 def test_sarif_end_to_end_is_valid_and_the_summary_stays_on_stderr(
-    cli: CliRunner, project: Path, write_tree
+    cli: CliRunner, project: Path, write_tree: WriteTree
 ) -> None:
     write_tree({"pkg/orders.py": SENTINEL, "pkg/rules.py": CONSTANT_ONLY})
     result = invoke(cli, "check", ".", "--output-format", "sarif")
@@ -283,7 +290,7 @@ def test_sarif_end_to_end_is_valid_and_the_summary_stays_on_stderr(
 
 
 @pytest.mark.usefixtures("rewriting_rule")
-def test_diff_stat(cli: CliRunner, project: Path, write_tree) -> None:
+def test_diff_stat(cli: CliRunner, project: Path, write_tree: WriteTree) -> None:
     write_tree({"pkg/orders.py": SENTINEL, "pkg/two.py": 'a = "BLOCK: a"\nb = "BLOCK: b"\n'})
     result = invoke(cli, "diff", ".", "--stat")
     assert result.exit_code == 1

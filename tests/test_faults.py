@@ -18,6 +18,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from collections.abc import Callable, Iterator
@@ -27,7 +28,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import unsentinel.core.writer
 from unsentinel.cli import main
 from unsentinel.core.config import load_config
 from unsentinel.core.journal import JOURNAL_DIR, journal_path
@@ -189,15 +189,15 @@ def _inject(
 
         return wrapper
 
-    writer = unsentinel.core.writer
+    # The writer calls these through the modules (``os.replace``, ``tempfile.mkstemp``).
     if where == "fsync":
-        monkeypatch.setattr(writer.os, "fsync", failing(os.fsync))
+        monkeypatch.setattr(os, "fsync", failing(os.fsync))
     elif where == "mkstemp":
-        monkeypatch.setattr(writer.tempfile, "mkstemp", failing(writer.tempfile.mkstemp))
+        monkeypatch.setattr(tempfile, "mkstemp", failing(tempfile.mkstemp))
     elif where == "chmod":
-        monkeypatch.setattr(writer.os, "chmod", failing(os.chmod))
+        monkeypatch.setattr(os, "chmod", failing(os.chmod))
     elif where == "replace":
-        monkeypatch.setattr(writer.os, "replace", failing(os.replace))
+        monkeypatch.setattr(os, "replace", failing(os.replace))
     elif where == "mkdir":
         monkeypatch.setattr(Path, "mkdir", failing(Path.mkdir))
     return calls
@@ -387,7 +387,7 @@ def test_file_edited_at_the_last_moment_before_replace(
         if ".ui.py." in os.path.basename(path):
             (copy / "shop" / "ui.py").write_text("edited = True\n")
 
-    monkeypatch.setattr(unsentinel.core.writer.os, "chmod", chmod)
+    monkeypatch.setattr(os, "chmod", chmod)
     result = write_changes(reference.result, replace(reference.config, root=copy), allow_dirty=True)
     assert [path for path, _ in result.write_errors] == ["project/shop/ui.py"]
     assert (copy / "shop" / "ui.py").read_text() == "edited = True\n"
@@ -409,7 +409,9 @@ def test_generated_module_created_meanwhile_is_not_overwritten(
     assert target.read_text() == "# somebody else's module\n"
 
 
-def test_edit_between_plan_and_apply_is_migrated_as_it_is_now(copy: Path, monkeypatch) -> None:
+def test_edit_between_plan_and_apply_is_migrated_as_it_is_now(
+    copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``apply`` recomputes from the files as they are: a stale plan cannot be applied."""
     monkeypatch.chdir(copy)
     assert CliRunner().invoke(main, ["plan", ".", "-o", "plan.json"]).exit_code == 0
@@ -422,7 +424,9 @@ def test_edit_between_plan_and_apply_is_migrated_as_it_is_now(copy: Path, monkey
 # -- two runs at once ---------------------------------------------------------------------------
 
 
-def test_second_apply_while_the_lock_is_held_exits_2(copy: Path, monkeypatch) -> None:
+def test_second_apply_while_the_lock_is_held_exits_2(
+    copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(copy)
     before = _snapshot(copy)
     with project_lock(copy):
@@ -436,7 +440,7 @@ def test_second_apply_while_the_lock_is_held_exits_2(copy: Path, monkeypatch) ->
     assert not (copy / LOCK_NAME).exists()  # released and removed on exit
 
 
-def test_check_diff_and_plan_need_no_lock(copy: Path, monkeypatch) -> None:
+def test_check_diff_and_plan_need_no_lock(copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(copy)
     with project_lock(copy):
         for command in ("check", "diff", "plan"):

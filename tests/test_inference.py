@@ -38,14 +38,14 @@ INFO = ("default", "defaulted", "dry-run", "dry run", "preview", "sandbox", "cac
         pytest.param(
             "MO {} is already completed.",
             "BLOCK:",
-            "blocking",
+            Severity.BLOCKING,
             "blocking",
             id="sentinel means blocking",
         ),
         pytest.param(
             "over-receipt accepted",
             "NOTE (overridden):",
-            "advisory",
+            Severity.ADVISORY,
             "advisory",
             id="configured marker",
         ),
@@ -77,7 +77,7 @@ INFO = ("default", "defaulted", "dry-run", "dry run", "preview", "sandbox", "cac
     ],
 )
 def test_severity(
-    message: str, marker: str | None, marker_severity: str | None, expected: str
+    message: str, marker: str | None, marker_severity: Severity | None, expected: str
 ) -> None:
     assert infer_severity(message, marker, marker_severity, INFO).value == expected
 

@@ -124,7 +124,7 @@ def test_sarif_without_findings_is_valid_and_lists_the_rules() -> None:
 
 def test_junit_has_one_testcase_per_file_and_a_failure_per_finding() -> None:
     root = ET.fromstring(render(OutputFormat.JUNIT).encode())
-    cases = {case.get("name"): case for case in root.iter("testcase")}
+    cases = {case.attrib["name"]: case for case in root.iter("testcase")}
     assert sorted(cases) == ["pkg/clean.py", "pkg/orders.py"]
     assert len(cases["pkg/clean.py"].findall("failure")) == 0
     assert [f.get("type") for f in cases["pkg/orders.py"].findall("failure")] == [

@@ -10,7 +10,9 @@ from __future__ import annotations
 import cProfile
 import pstats
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -153,12 +155,12 @@ SENTINEL = 'x = "BLOCK: {n}"\n'
 CLEAN = "def add(a: int, b: int) -> int:\n    return a + b\n"
 
 
-class CountingPool(runner.ProcessPoolExecutor):
+class CountingPool(ProcessPoolExecutor):
     started: list[int] = []
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         CountingPool.started.append(1)
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        super().__init__(*args, **kwargs)
 
 
 @pytest.fixture

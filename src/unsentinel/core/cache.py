@@ -19,6 +19,7 @@ import enum
 import hashlib
 import json
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -109,7 +110,9 @@ class CheckCache:
         """The entry's key for the file as it is now; None when it cannot be read (or is
         too large to be worth reading twice: the pipeline skips it anyway)."""
         try:
-            if os.stat(task.path).st_size > max_size:
+            info = os.stat(task.path)
+            # Only regular files: reading a FIFO would block (the pipeline reports it).
+            if not stat.S_ISREG(info.st_mode) or info.st_size > max_size:
                 return None
             data = task.path.read_bytes()
         except OSError:

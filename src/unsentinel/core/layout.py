@@ -96,19 +96,22 @@ def _fit(
             whitespace_before_args=_newline(base + unit),
             args=_one_per_line(args, base + unit, base),
         )
-    if isinstance(node, (cst.Dict, cst.List)) and node.elements:
+    if isinstance(node, cst.Dict) and node.elements:
+        items = _one_per_line(
+            [_fit_element(e, base + unit, unit, limit) for e in node.elements], base + unit, base
+        )
+        lbrace = node.lbrace.with_changes(whitespace_after=_newline(base + unit))
+        return node.with_changes(lbrace=lbrace, elements=items)
+    if isinstance(node, cst.List) and node.elements:
         elements = _one_per_line(
             [_fit_element(e, base + unit, unit, limit) for e in node.elements], base + unit, base
         )
-        if isinstance(node, cst.Dict):
-            lbrace = node.lbrace.with_changes(whitespace_after=_newline(base + unit))
-            return node.with_changes(lbrace=lbrace, elements=elements)
         lbracket = node.lbracket.with_changes(whitespace_after=_newline(base + unit))
         return node.with_changes(lbracket=lbracket, elements=elements)
     return node
 
 
-def _fit_element(element: cst.CSTNode, indent: str, unit: str, limit: int) -> cst.CSTNode:
+def _fit_element(element: _E, indent: str, unit: str, limit: int) -> _E:
     """An argument or element on its own line at ``indent``: fit its value past the label."""
     if isinstance(element, cst.Arg):
         label = f"{element.keyword.value}=" if element.keyword is not None else ""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -326,6 +327,8 @@ def write_changes(
     changed = [r for r in result.emitted if r.changed] + [
         r for r in result.results if r.changed and r.path not in skip
     ]
+    if not changed:
+        return result  # nothing to write: no journal either
     targets = [Path(r.path) for r in changed]
     if not allow_dirty:
         dirty = dirty_files(config.root, [t for t in targets if t.exists()])
@@ -545,10 +548,12 @@ def _size(task: FileTask) -> int:
 
 
 def _head(task: FileTask, limit: int) -> bytes | None:
-    """The file's bytes, or None when it cannot be read or will be skipped as too large."""
-    if _size(task) > limit:
-        return None
+    """The file's bytes, or None when it cannot be read, is not a regular file (a FIFO
+    would block the read: the pipeline reports it) or will be skipped as too large."""
     try:
+        info = os.stat(task.path)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
         return task.path.read_bytes()
     except OSError:
         return None

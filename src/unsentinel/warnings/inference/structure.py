@@ -11,6 +11,7 @@ empty.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -108,6 +109,7 @@ def _stops_after(ancestors: list[cst.CSTNode]) -> str | None:
     return None
 
 
+@lru_cache(maxsize=1024)  # asked once per site: walk each function once per list
 def _raises_on(list_name: str, function: cst.FunctionDef) -> bool:
     """Does the function raise when the list is not empty (``if errors: raise ...``), or
     raise with the list's text (``raise ValueError("; ".join(problems))``)?"""

@@ -1,0 +1,869 @@
+"""The ecosystem check: run unsentinel on real packages we did not write, and on the stdlib.
+
+    python benchmarks/ecosystem.py --bounded          # a subset: ~5 min on 2 cores (warm cache)
+    python benchmarks/ecosystem.py                    # every pinned package and the whole stdlib
+    python benchmarks/ecosystem.py --only mcp-server-git --only stdlib --keep
+    python benchmarks/ecosystem.py --write-doc        # also write the table to docs/ecosystem.md
+
+Each package is a pinned PyPI sdist (``name==version`` and its sha256), downloaded and
+unpacked by ``benchmarks/sdists.py`` into ``~/.cache/unsentinel/sdists`` (never into the
+repository). For each one the check copies the sdist into a temporary git repository,
+commits it, and runs ``check``, ``plan --format json``, ``diff``, ``apply`` and a second
+``apply`` there. It asserts, per package:
+
+- ``crash``: no command exits 2 with an internal error, a traceback, or a rewrite that the
+  tool refused as invalid (input files the running Python cannot parse are only noted);
+- ``empty-diff``: a package with no sentinel, no warnings list and no error dict (and the
+  standard library) gets an empty diff and an ``apply`` that writes nothing;
+- ``parses``: every file ``apply`` wrote parses with ``ast.parse(feature_version=(3, N))``
+  for the lowest 3.N (at least 3.10) that the package's ``requires-python`` allows;
+- ``fixed-point``: a second ``apply`` writes nothing;
+- ``imports``: every module ``apply`` created imports in a subprocess, with the package's own
+  parent packages stubbed so none of the package's own modules run;
+- ``tests``: for packages whose sdists ship offline tests, the tests that passed before
+  ``apply`` still pass after it (a venv per package in ``~/.cache/unsentinel/venvs``; the
+  tests import the temporary copy, not the installed package).
+
+The unsentinel under test is ``--unsentinel PATH`` (default: the ``unsentinel`` beside the
+running interpreter, else ``.venv/bin/unsentinel``). It exits 1 when any package fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+import xml.etree.ElementTree as ElementTree
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from sdists import Pin, cache_dir, fetch  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "ecosystem.md"
+COMMAND_TIMEOUT = 1200
+INSTALL_TIMEOUT = 600
+TEST_TIMEOUT = 600
+INVARIANTS = ("crash", "empty-diff", "parses", "fixed-point", "imports", "tests")
+# Per-file errors about the input itself (a file this Python cannot read), not about us.
+INPUT_ERRORS = ("syntax error at", "cannot decode as", "bad coding declaration", "contains NUL")
+REFUSED_REWRITE = ("does not parse", "does not compile")
+# The standard library subset of --bounded: modules that once got a diff, plus a few packages.
+STDLIB_BOUNDED = (
+    "argparse.py",
+    "tempfile.py",
+    "optparse.py",
+    "codeop.py",
+    "zipimport.py",
+    "mailcap.py",
+    "json/*.py",
+    "logging/*.py",
+    "http/*.py",
+    "unittest/*.py",
+)
+STDLIB_SKIP = ("site-packages", "lib-dynload", "__pycache__", "config-")
+
+
+@dataclass(frozen=True)
+class Package:
+    """One package of the check: a pinned sdist, or the standard library (``pin`` None)."""
+
+    pin: Pin | None
+    has: str
+    tests: tuple[str, ...] = ()
+    bounded: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.pin.name if self.pin else "stdlib"
+
+    @property
+    def version(self) -> str:
+        return self.pin.version if self.pin else platform.python_version()
+
+
+def _pin(name: str, version: str, sha256: str) -> Pin:
+    return Pin(name, version, sha256)
+
+
+PACKAGES: tuple[Package, ...] = (
+    Package(None, "no sentinel, no warnings list", bounded=True),
+    Package(
+        _pin(
+            "mcp-atlassian",
+            "0.23.1",
+            "6b57391928887f5334fe854073b09e3a49bb7dae0d55a1b1276f4d910607a0f1",
+        ),
+        "error dicts, warnings lists",
+    ),
+    Package(
+        _pin(
+            "workspace-mcp",
+            "2.2.1",
+            "becb74712b56a8052341d6feda4eeb557a77750880daed6c314ef0e1d077bc2b",
+        ),
+        "error dicts, a warnings list",
+    ),
+    Package(
+        _pin(
+            "mcp-clickhouse",
+            "0.7.0",
+            "2168e4ddd3e704ef971c12fb0bb15b85e74470bfa9e3d190a29b8954991e978f",
+        ),
+        "an error dict",
+        bounded=True,
+    ),
+    Package(
+        _pin(
+            "office-powerpoint-mcp-server",
+            "2.0.7",
+            "ce7abe7d218ba6c51bf40ef8ea9c2c669b7c53e60de3cad561ea22cedde64ba9",
+        ),
+        "error dicts, a warnings list",
+        bounded=True,
+    ),
+    Package(
+        _pin(
+            "awslabs-aws-api-mcp-server",
+            "1.5.6",
+            "8faf10ac3f57693fc1a0e78845b3f09b2865d132e44ca3d3dec08dcb8a763887",
+        ),
+        "warnings in responses",
+    ),
+    Package(
+        _pin(
+            "mcp-server-time",
+            "2026.10.19",
+            "4ab87293e7d85e74730f7df82a114b737f96fafa3ae42fd7644d0b5198a60919",
+        ),
+        "plain",
+        tests=("pytest>=8", "pytest-asyncio", "freezegun"),
+        bounded=True,
+    ),
+    Package(
+        _pin(
+            "mcp-server-git",
+            "2026.10.19",
+            "386b8a6de78623d046c37779a20cdf7741669567fcaab28e717327eb7c190e27",
+        ),
+        "plain",
+        tests=("pytest>=8", "pytest-asyncio"),
+        bounded=True,
+    ),
+    Package(
+        _pin(
+            "mcp-server-fetch",
+            "2026.10.24",
+            "7236b78ed80761eed4bfa834c8a541bdd4a5bc86a1b6cc3e9050e21d3870a395",
+        ),
+        "plain",
+        tests=("pytest>=8", "pytest-asyncio"),
+    ),
+    Package(
+        _pin(
+            "mcp-server-sqlite",
+            "2025.4.25",
+            "5c396211adb90595d06a505ac836657fc76ee4439e132acdf65caf21b4a8de42",
+        ),
+        "plain",
+    ),
+    Package(
+        _pin(
+            "awslabs-aws-documentation-mcp-server",
+            "1.2.3",
+            "15892e75da502ccb9fc08ec8c53eecbd2d9671af1a5a1c5489b3f948dac6ddc6",
+        ),
+        "an error dict",
+    ),
+    Package(
+        _pin(
+            "awslabs-cloudwatch-mcp-server",
+            "0.3.1",
+            "605fb46a75cd6f3e5e441b929817a2405e55b01bc95c0ab853e1414bcbc827bb",
+        ),
+        "warnings lists, an error dict",
+        tests=("pytest>=8", "pytest-asyncio", "pytest-mock", "moto[logs,cloudwatch]"),
+        bounded=True,
+    ),
+    Package(
+        _pin(
+            "awslabs-dynamodb-mcp-server",
+            "2.1.8",
+            "6b82b669033e07efd019d231ddbbb9449e59e10e184962fa4519d8dde335168e",
+        ),
+        "warnings lists, error dicts",
+    ),
+    Package(
+        _pin(
+            "awslabs-aws-pricing-mcp-server",
+            "1.1.1",
+            "da6f0064ddc2cdcb6124b57b72230c7ec7a9fcc16a6bad7c19c38d360e05e955",
+        ),
+        "error dicts",
+    ),
+    Package(
+        _pin(
+            "awslabs-ecs-mcp-server",
+            "0.1.37",
+            "23ab3833ff585c98aca1a6e01227326b9ff7d66c6c57a630147f364d63926f99",
+        ),
+        "error dicts, a warnings list",
+    ),
+    Package(
+        _pin(
+            "awslabs-eks-mcp-server",
+            "0.2.1",
+            "e334ef46e7f0b8ca9d520105834d0ce88a24238f44f2e11e3911d46838954a56",
+        ),
+        "plain",
+    ),
+    Package(
+        _pin(
+            "awslabs-postgres-mcp-server",
+            "1.2.2",
+            "3c5b9098ddead28af3fafc2f3a10119211ecc3a477d17261e7f0f08de28508a4",
+        ),
+        "error dicts",
+    ),
+    Package(
+        _pin(
+            "awslabs-iam-mcp-server",
+            "1.1.2",
+            "34d84eab00afd8442b59361852cb052f50429fd134493964ef3a3c94b34d14ea",
+        ),
+        "plain",
+        tests=("pytest>=8", "pytest-asyncio", "pytest-mock"),
+    ),
+    Package(
+        _pin(
+            "awslabs-aws-iac-mcp-server",
+            "1.0.26",
+            "199839c72ec289e10a5b019175656e7bb769f4bfc5f395a000a270af76141946",
+        ),
+        "error dicts",
+    ),
+    Package(
+        _pin(
+            "awslabs-aws-healthomics-mcp-server",
+            "0.1.5",
+            "febcd88e9c8f240f2288fcfcd487aadb635df4bc444e12ab5af4919df3686051",
+        ),
+        "error dicts, a warnings list",
+    ),
+    Package(
+        _pin(
+            "dbt-mcp", "2.8.0", "8cd03e9f87cac480da4c3dd51420ab288eddf9eda90ab93209475a43adb8e8b9"
+        ),
+        "warnings lists, error dicts",
+    ),
+    Package(
+        _pin(
+            "mcp-server-odoo",
+            "0.9.0",
+            "5825f3bc8ce46775ba343de2f79046724e78f501188126338cc80fbae46f9c68",
+        ),
+        "error dicts",
+    ),
+)
+
+
+@dataclass
+class Report:
+    """What one package's check found."""
+
+    name: str
+    version: str
+    files: int = 0
+    lines: int = 0
+    sites: Counter[tuple[str, str]] = field(default_factory=Counter)
+    failures: list[tuple[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    written: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def fail(self, invariant: str, detail: str) -> None:
+        self.failures.append((invariant, detail))
+
+    def failed(self, invariant: str) -> list[str]:
+        return [detail for name, detail in self.failures if name == invariant]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "version": self.version,
+            "files": self.files,
+            "lines": self.lines,
+            "sites": {f"{rule} {action}": n for (rule, action), n in sorted(self.sites.items())},
+            "failures": [{"invariant": i, "detail": d} for i, d in self.failures],
+            "notes": self.notes,
+            "written": self.written,
+            "seconds": round(self.seconds, 1),
+        }
+
+
+@dataclass(frozen=True)
+class Step:
+    """One command of the tool, as it ran."""
+
+    command: str
+    code: int
+    stdout: str
+    stderr: str
+
+
+# --- the tree under test -------------------------------------------------------------
+
+
+def selected(bounded: bool, only: Sequence[str] = ()) -> list[Package]:
+    """The packages of a run: ``--only`` names, else the bounded subset or all of them."""
+    if only:
+        known = {package.name: package for package in PACKAGES}
+        missing = [name for name in only if name not in known]
+        if missing:
+            raise SystemExit(f"unknown package(s): {', '.join(missing)}")
+        return [known[name] for name in only]
+    return [package for package in PACKAGES if package.bounded or not bounded]
+
+
+def source_tree(package: Package) -> Path:
+    """The unpacked sdist (downloaded on first use), or the stdlib directory."""
+    if package.pin is None:
+        return Path(sysconfig.get_paths()["stdlib"])
+    return fetch(package.pin)
+
+
+def stdlib_files(stdlib: Path, bounded: bool) -> list[Path]:
+    """The stdlib's ``.py`` files (a fixed subset when bounded), without site-packages."""
+    patterns = STDLIB_BOUNDED if bounded else ("**/*.py",)
+    found: set[Path] = set()
+    for pattern in patterns:
+        found.update(stdlib.glob(pattern))
+    return sorted(
+        p for p in found if not any(part in str(p.relative_to(stdlib)) for part in STDLIB_SKIP)
+    )
+
+
+def copy_tree(package: Package, bounded: bool, repo: Path) -> None:
+    source = source_tree(package)
+    if package.pin is None:
+        for path in stdlib_files(source, bounded):
+            target = repo / path.relative_to(source)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+        return
+    shutil.copytree(
+        source, repo, ignore=shutil.ignore_patterns(".complete", ".git"), dirs_exist_ok=True
+    )
+
+
+def git(repo: Path, *args: str) -> str:
+    command = ["git", "-c", "user.name=ecosystem", "-c", "user.email=ecosystem@localhost"]
+    command += ["-c", "commit.gpgsign=false", "-c", "core.autocrlf=false", *args]
+    done = subprocess.run(command, cwd=repo, capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+def commit_all(repo: Path, message: str, force: bool = False) -> None:
+    git(repo, "add", "-A", *(["--force"] if force else []), ".")
+    git(repo, "commit", "-q", "--no-verify", "--allow-empty", "-m", message)
+
+
+def init_repo(repo: Path) -> None:
+    git(repo, "init", "-q", "-b", "main")
+    commit_all(repo, "the package as published", force=True)
+
+
+def count_python(repo: Path) -> tuple[int, int]:
+    files = [p for p in repo.rglob("*.py") if ".git" not in p.parts]
+    return len(files), sum(len(p.read_bytes().splitlines()) for p in files)
+
+
+PLAIN_EVIDENCE = re.compile(
+    r"""BLOCK|WARNING_PREFIX|\bwarnings\b\s*(?:\.append|\.extend|\+=|:\s*list|=\s*\[|=\s*list\()"""
+    r"""|["'](?:warnings|error|errors|success)["']\s*[:\]]"""
+)
+
+
+def is_plain(repo: Path) -> bool:
+    """No sentinel, no warnings list and no error dict anywhere (a textual over-approximation)."""
+    for path in repo.rglob("*.py"):
+        if PLAIN_EVIDENCE.search(path.read_text(encoding="utf-8", errors="replace")):
+            return False
+    return True
+
+
+# --- running the tool ----------------------------------------------------------------
+
+
+def default_unsentinel() -> Path:
+    beside = Path(sys.executable).parent / "unsentinel"
+    return beside if beside.exists() else ROOT / ".venv" / "bin" / "unsentinel"
+
+
+def run_tool(tool: Path, repo: Path, command: str, extra: Sequence[str], jobs: int) -> Step:
+    args = [str(tool), command, "-j", str(jobs), *extra, "."]
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200"}
+    try:
+        done = subprocess.run(
+            args, cwd=repo, capture_output=True, text=True, timeout=COMMAND_TIMEOUT, env=env
+        )
+    except subprocess.TimeoutExpired:
+        return Step(command, -1, "", f"timed out after {COMMAND_TIMEOUT} s")
+    return Step(command, done.returncode, done.stdout, done.stderr)
+
+
+def error_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.startswith("error:")]
+
+
+def classify(step: Step, report: Report) -> None:
+    """Record a crash, an internal error or a refused rewrite; note input errors."""
+    if step.code == -1:
+        report.fail("crash", f"{step.command}: {step.stderr}")
+        return
+    if "Traceback (most recent call last)" in step.stderr:
+        report.fail("crash", f"{step.command}: traceback: {last_line(step.stderr)}")
+        return
+    unexplained = step.code == 2
+    for line in error_lines(step.stderr):
+        if any(marker in line for marker in INPUT_ERRORS):
+            note = f"input not parseable by this Python: {line.removeprefix('error: ')}"
+            if note not in report.notes:
+                report.notes.append(note)
+            continue
+        unexplained = False
+        report.fail("crash", f"{step.command}: {line.removeprefix('error: ')}")
+    if unexplained and not error_lines(step.stderr):
+        report.fail("crash", f"{step.command}: exit 2: {last_line(step.stderr)}")
+
+
+def last_line(text: str) -> str:
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[-1].strip() if lines else "(no output)"
+
+
+def count_sites(step: Step, report: Report) -> None:
+    try:
+        plan = json.loads(step.stdout)
+    except json.JSONDecodeError:
+        if step.code != 2:
+            report.fail("crash", f"plan: output is not JSON: {last_line(step.stdout)}")
+        return
+    for site in plan.get("sites", []):
+        report.sites[(str(site.get("rule")), str(site.get("action")))] += 1
+
+
+def changed_files(repo: Path) -> list[tuple[str, str]]:
+    """(status, path) of every file changed or created since the last commit.
+
+    Files that git ignores are not counted: the tool's own bookkeeping (an undo journal that
+    ignores itself) is not a change to the package.
+    """
+    git(repo, "add", "-A", ".")
+    lines = git(repo, "diff", "--cached", "--name-status", "--no-renames", "HEAD").splitlines()
+    return [(line.split("\t", 1)[0], line.split("\t", 1)[1]) for line in lines if "\t" in line]
+
+
+# --- the invariants ------------------------------------------------------------------
+
+
+def lowest_minor(repo: Path) -> int:
+    """The lowest 3.N that ``requires-python`` allows (at least 10; 10 when unstated)."""
+    spec = requires_python(repo)
+    minors = [int(m) for m in re.findall(r"(?:>=|~=|==|>)\s*3\.(\d+)", spec or "")]
+    return max([10, *minors]) if minors else 10
+
+
+def requires_python(repo: Path) -> str | None:
+    sources = (
+        (repo / "pyproject.toml", r"""requires-python\s*=\s*["']([^"']+)["']"""),
+        (repo / "setup.cfg", r"python_requires\s*=\s*(\S[^\n]*)"),
+        (repo / "PKG-INFO", r"Requires-Python:\s*(\S[^\n]*)"),
+    )
+    for path, pattern in sources:
+        if path.exists():
+            found = re.search(pattern, path.read_text(encoding="utf-8", errors="replace"))
+            if found:
+                return found.group(1)
+    return None
+
+
+def parse_failures(repo: Path, paths: Iterable[str], minor: int) -> list[str]:
+    """Written files that do not parse for 3.``minor`` (where the original did)."""
+    failures = []
+    for relative in paths:
+        if not relative.endswith(".py"):
+            continue
+        try:
+            ast.parse((repo / relative).read_bytes(), relative, feature_version=(3, minor))
+        except SyntaxError as error:
+            if parses_at_head(repo, relative, minor):
+                failures.append(f"{relative}:{error.lineno}: {error.msg} (Python 3.{minor})")
+    return failures
+
+
+def parses_at_head(repo: Path, relative: str, minor: int) -> bool:
+    try:
+        original = subprocess.run(
+            ["git", "show", f"HEAD:{relative}"], cwd=repo, capture_output=True, check=True
+        ).stdout
+    except subprocess.CalledProcessError:
+        return True  # a created file: it had no original to blame
+    try:
+        ast.parse(original, relative, feature_version=(3, minor))
+    except SyntaxError:
+        return False
+    return True
+
+
+IMPORT_ONE = """
+import importlib, os, sys, types
+root, name = sys.argv[1], sys.argv[2]
+sys.path.insert(0, root)
+parts = name.split(".")
+for i in range(1, len(parts)):
+    stub = types.ModuleType(".".join(parts[:i]))
+    stub.__path__ = [os.path.join(root, *parts[:i])]
+    sys.modules[stub.__name__] = stub
+importlib.import_module(name)
+"""
+
+
+def module_name(repo: Path, relative: str) -> tuple[Path, str]:
+    """(import root, dotted name) of a created module: ``src/`` layouts import from src."""
+    parts = Path(relative).with_suffix("").parts
+    if parts and parts[0] == "src" and len(parts) > 1:
+        return repo / "src", ".".join(parts[1:])
+    return repo, ".".join(parts)
+
+
+def import_failures(repo: Path, created: Iterable[str], python: Path) -> list[str]:
+    failures = []
+    for relative in created:
+        if not relative.endswith(".py"):
+            continue
+        root, name = module_name(repo, relative)
+        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": ""}
+        done = subprocess.run(
+            [str(python), "-c", IMPORT_ONE, str(root), name],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=env,
+            cwd=repo,
+        )
+        if done.returncode != 0:
+            failures.append(f"{relative}: {last_line(done.stderr)}")
+    return failures
+
+
+# --- the package's own tests ---------------------------------------------------------
+
+
+def venv_dir(package: Package) -> Path:
+    return cache_dir().parent / "venvs" / f"{package.name}-{package.version}"
+
+
+def test_python(package: Package) -> tuple[Path | None, str]:
+    """The venv's python with the package and its test dependencies installed, or why not.
+
+    The package stays installed for its metadata; ``run_tests`` puts the copy first on
+    ``PYTHONPATH`` so that its tests import the migrated code.
+    """
+    venv = venv_dir(package)
+    python = venv / "bin" / "python"
+    if (venv / ".complete").exists():
+        return python, ""
+    shutil.rmtree(venv, ignore_errors=True)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
+    install = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    try:
+        done = subprocess.run(
+            [*install, str(source_tree(package)), *package.tests],
+            capture_output=True,
+            text=True,
+            timeout=INSTALL_TIMEOUT,
+        )
+    except subprocess.TimeoutExpired:
+        return None, f"installing its dependencies took over {INSTALL_TIMEOUT} s"
+    if done.returncode != 0:
+        return None, f"pip install failed: {last_line(done.stderr)}"
+    (venv / ".complete").write_text("\n".join(package.tests))
+    return python, ""
+
+
+def run_tests(repo: Path, python: Path, junit: Path) -> tuple[dict[str, str], str]:
+    """Per-test outcomes of the package's tests, run on the copy in ``repo``."""
+    roots = [repo / "src"] if (repo / "src").is_dir() else []
+    env = {
+        **os.environ,
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONPATH": os.pathsep.join(str(p) for p in [*roots, repo]),
+    }
+    command = [str(python), "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider"]
+    command += ["-o", "addopts=", f"--junitxml={junit}", "-m", "not live and not integration"]
+    try:
+        done = subprocess.run(
+            command, cwd=repo, capture_output=True, text=True, timeout=TEST_TIMEOUT, env=env
+        )
+    except subprocess.TimeoutExpired:
+        return {}, f"the tests took over {TEST_TIMEOUT} s"
+    finally:
+        git(repo, "checkout", "-q", "--", ".")
+        git(repo, "clean", "-q", "-f", "-d", "-x")
+    if not junit.exists():
+        return {}, f"pytest wrote no report: {last_line(done.stdout + done.stderr)}"
+    return junit_outcomes(junit), ""
+
+
+def junit_outcomes(junit: Path) -> dict[str, str]:
+    outcomes: dict[str, str] = {}
+    for case in ElementTree.parse(junit).getroot().iter("testcase"):
+        name = f"{case.get('classname', '')}::{case.get('name', '')}"
+        tags = {child.tag for child in case}
+        outcome = next((t for t in ("failure", "error", "skipped") if t in tags), "passed")
+        outcomes[name] = outcome
+    return outcomes
+
+
+def broken_tests(before: dict[str, str], after: dict[str, str]) -> list[str]:
+    return sorted(
+        f"{name}: {after.get(name, 'missing')}"
+        for name, outcome in before.items()
+        if outcome == "passed" and after.get(name) != "passed"
+    )
+
+
+# --- one package ---------------------------------------------------------------------
+
+
+@dataclass
+class Context:
+    """How a run is set up: which unsentinel, how many workers, bounded or not."""
+
+    tool: Path
+    jobs: int = 2
+    bounded: bool = False
+    keep: bool = False
+
+
+def check_package(package: Package, context: Context) -> Report:
+    """Run every step on one package and record which invariants fail."""
+    started = time.perf_counter()
+    report = Report(package.name, package.version)
+    workdir = Path(tempfile.mkdtemp(prefix=f"ecosystem-{package.name}-"))
+    repo = workdir / package.name
+    repo.mkdir()
+    try:
+        copy_tree(package, context.bounded, repo)
+        init_repo(repo)
+        report.files, report.lines = count_python(repo)
+        run_steps(package, context, repo, workdir, report)
+    finally:
+        report.seconds = time.perf_counter() - started
+        if context.keep:
+            report.notes.append(f"kept in {repo}")
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+    return report
+
+
+def run_steps(
+    package: Package, context: Context, repo: Path, workdir: Path, report: Report
+) -> None:
+    plain = package.pin is None or is_plain(repo)
+    for command, extra in (("check", ()), ("plan", ("--format", "json")), ("diff", ())):
+        step = run_tool(context.tool, repo, command, extra, context.jobs)
+        classify(step, report)
+        if command == "plan":
+            count_sites(step, report)
+        if command == "diff" and plain and step.stdout.strip():
+            touched = sorted(set(re.findall(r"^\+\+\+ b/(\S+)", step.stdout, re.MULTILINE)))
+            report.fail("empty-diff", f"diff changes {len(touched)} file(s): {', '.join(touched)}")
+    before = tests_before(package, repo, workdir, report)
+    first = run_tool(context.tool, repo, "apply", (), context.jobs)
+    classify(first, report)
+    written = changed_files(repo)
+    report.written = [f"{status} {path}" for status, path in written]
+    if plain and written:
+        report.fail("empty-diff", f"apply wrote {len(written)} file(s)")
+    for detail in parse_failures(repo, [path for _, path in written], lowest_minor(repo)):
+        report.fail("parses", detail)
+    created = [path for status, path in written if status == "A"]
+    python = before[1] or default_python(context.tool)
+    for detail in import_failures(repo, created, python):
+        report.fail("imports", detail)
+    commit_all(repo, "after the first apply")
+    second = run_tool(context.tool, repo, "apply", (), context.jobs)
+    classify(second, report)
+    again = changed_files(repo)
+    if again:
+        listed = ", ".join(f"{status} {path}" for status, path in again)
+        report.fail("fixed-point", f"the second apply wrote {len(again)} file(s): {listed}")
+        commit_all(repo, "after the second apply")
+    if before[0] is not None:
+        tests_after(repo, workdir, before[0], before[1], report)
+
+
+def default_python(tool: Path) -> Path:
+    beside = tool.parent / "python"
+    return beside if beside.exists() else Path(sys.executable)
+
+
+def tests_before(
+    package: Package, repo: Path, workdir: Path, report: Report
+) -> tuple[dict[str, str] | None, Path | None]:
+    if not package.tests:
+        return None, None
+    python, reason = test_python(package)
+    if python is None:
+        report.notes.append(f"tests skipped: {reason}")
+        return None, None
+    outcomes, reason = run_tests(repo, python, workdir / "before.xml")
+    passed = sum(1 for outcome in outcomes.values() if outcome == "passed")
+    if not passed:
+        report.notes.append(f"tests skipped: none passed before apply {reason}".strip())
+        return None, python
+    report.notes.append(f"tests: {passed} of {len(outcomes)} passed before apply")
+    return outcomes, python
+
+
+def tests_after(
+    repo: Path, workdir: Path, before: dict[str, str], python: Path | None, report: Report
+) -> None:
+    assert python is not None
+    after, reason = run_tests(repo, python, workdir / "after.xml")
+    if reason:
+        report.fail("tests", f"after apply: {reason}")
+    broken = broken_tests(before, after)
+    if broken:
+        shown = "; ".join(broken[:5]) + (f"; ... {len(broken) - 5} more" if len(broken) > 5 else "")
+        report.fail("tests", f"{len(broken)} test(s) passed before apply and fail after: {shown}")
+
+
+# --- the table -----------------------------------------------------------------------
+
+
+def sites_cell(sites: Counter[tuple[str, str]]) -> str:
+    if not sites:
+        return "none"
+    return ", ".join(f"{rule} {action} {n}" for (rule, action), n in sorted(sites.items()))
+
+
+def failures_cell(report: Report) -> str:
+    if not report.failures:
+        return "none"
+    counts = Counter(invariant for invariant, _ in report.failures)
+    return ", ".join(f"{invariant} ({n})" for invariant, n in sorted(counts.items()))
+
+
+def table(reports: Sequence[Report]) -> str:
+    rows = [
+        "| package | version | files | lines | sites by rule and action | failures | seconds |",
+        "| --- | --- | ---: | ---: | --- | --- | ---: |",
+    ]
+    for r in reports:
+        rows.append(
+            f"| {r.name} | {r.version} | {r.files} | {r.lines} | {sites_cell(r.sites)} "
+            f"| {failures_cell(r)} | {r.seconds:.0f} |"
+        )
+    return "\n".join(rows)
+
+
+def details(reports: Sequence[Report]) -> str:
+    out = []
+    for r in reports:
+        if not r.failures and not r.notes:
+            continue
+        out.append(f"#### {r.name} {r.version}\n")
+        out.extend(f"- **{invariant}**: {detail}" for invariant, detail in r.failures)
+        out.extend(f"- note: {note}" for note in r.notes)
+        out.append("")
+    return "\n".join(out)
+
+
+def machine() -> str:
+    return (
+        f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}"
+    )
+
+
+def write_doc(reports: Sequence[Report], context: Context, elapsed: float) -> None:
+    text = DOC.read_text() if DOC.exists() else ""
+    head = text.split(RESULTS_MARK)[0] if RESULTS_MARK in text else DOC_INTRO
+    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    kind = "bounded" if context.bounded else "full"
+    body = (
+        f"{RESULTS_MARK}\n\n"
+        f"{kind.capitalize()} run of {stamp} on {machine()}, `-j {context.jobs}`, "
+        f"unsentinel {tool_version(context.tool)}: {len(reports)} packages, "
+        f"{elapsed / 60:.1f} minutes.\n\n{table(reports)}\n\n"
+        f"### Failures and notes, package by package\n\n{details(reports)}"
+    )
+    DOC.write_text(head.rstrip() + "\n\n" + body.rstrip() + "\n")
+
+
+def tool_version(tool: Path) -> str:
+    """The version of the unsentinel under test, and where it came from."""
+    done = subprocess.run([str(tool), "--version"], capture_output=True, text=True, check=False)
+    version = done.stdout.strip().rsplit(" ", 1)[-1] or "?"
+    if not tool.resolve().is_relative_to(ROOT):
+        return f"{version} (`{tool}`)"
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
+    return f"{version} (repository at {commit or '?'}, uncommitted changes included)"
+
+
+RESULTS_MARK = "## The last run"
+DOC_INTRO = "# The ecosystem check\n"
+
+
+# --- the command line ----------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bounded", action="store_true", help="the subset for CI (<= 10 min)")
+    parser.add_argument("--only", action="append", default=[], metavar="NAME")
+    parser.add_argument("--write-doc", action="store_true", help=f"write the table to {DOC}")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="also write the reports as JSON")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary repositories")
+    parser.add_argument("-j", "--jobs", type=int, default=2, choices=(1, 2))
+    parser.add_argument("--unsentinel", type=Path, default=default_unsentinel())
+    args = parser.parse_args(argv)
+    context = Context(args.unsentinel, args.jobs, args.bounded, args.keep)
+    started = time.perf_counter()
+    reports = []
+    for package in selected(args.bounded, args.only):
+        print(f"{package.name} {package.version} ...", file=sys.stderr, flush=True)
+        reports.append(check_package(package, context))
+        print(f"  {failures_cell(reports[-1])} ({reports[-1].seconds:.0f} s)", file=sys.stderr)
+    elapsed = time.perf_counter() - started
+    print(table(reports))
+    print()
+    print(details(reports))
+    print(f"{len(reports)} packages in {elapsed / 60:.1f} minutes on {machine()}")
+    if args.json:
+        args.json.write_text(json.dumps([r.to_json() for r in reports], indent=2) + "\n")
+    if args.write_doc:
+        write_doc(reports, context, elapsed)
+    return 1 if any(r.failures for r in reports) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
