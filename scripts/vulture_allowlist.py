@@ -17,3 +17,9 @@ _.alone
 _.REGISTRY
 # An output format chosen by value (--output-format gitlab).
 _.GITLAB
+# PEP 562: the package root's lazy exports (unsentinel.run, unsentinel.RunResult).
+__getattr__
+# Counted beside the hits (the hits feed --statistics; the misses are there for debugging).
+_.misses
+# Part of the --verify report a library caller reads (RunResult.verification).
+_.rolled_back

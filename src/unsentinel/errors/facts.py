@@ -58,11 +58,6 @@ class ErrorFacts:
             self.defined_functions | other.defined_functions,
         )
 
-    @property
-    def migrated(self) -> frozenset[str]:
-        """Functions whose every error dict is migrated: their readers may follow."""
-        return self.error_functions - self.held_functions
-
     def settle(self, config: Config) -> ErrorFacts:
         return self
 

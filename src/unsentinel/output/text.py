@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 import click
 
-from unsentinel.core.model import FileResult
-from unsentinel.output.findings import Finding, collect
-
-
-def finding_lines(results: Iterable[FileResult]) -> list[str]:
-    return [line(finding) for finding in collect(results)]
+from unsentinel.output.findings import Finding
 
 
 def line(finding: Finding, *, color: bool = False) -> str:

@@ -315,7 +315,6 @@ class ErrorDict(Rule):
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
         self._incremental: dict[cst.FunctionDef, set[str]] = {}
-        self._consumer_tests: list[cst.FunctionDef] = []
         self._pending: list[tuple[cst.FunctionDef | None, cst.CSTNode, Callable[[], None]]] = []
 
     @classmethod
