@@ -7,8 +7,9 @@ docs/ecosystem.md: no crash, an empty diff where there is nothing to migrate, ou
 parses for the package's lowest Python, a fixed point, generated modules that import, and
 the package's own tests still passing. A failing test lists each broken invariant on its
 own line. The sdists are downloaded once into ``~/.cache/unsentinel``; without a network
-and without that cache, the tests skip. They take minutes, so they run only when selected
-by marker (``-m ecosystem``); any other run skips them.
+and without that cache, the tests skip (under ``CI`` they fail instead). They take
+minutes, so they run only when selected by marker (``-m ecosystem``, as ``nox -s
+ecosystem`` and CI do); any other run skips them.
 
     .venv/bin/python -m pytest -m ecosystem -n 0 tests/test_ecosystem.py
 """
@@ -46,7 +47,10 @@ def _require_source(package: ecosystem.Package) -> None:
     try:
         ecosystem.source_tree(package)
     except OSError as error:  # urllib's URLError and socket errors are OSErrors
-        pytest.skip(f"network unreachable and {package.name} not cached: {error}")
+        reason = f"network unreachable and {package.name} not cached: {error}"
+        if os.environ.get("CI"):
+            pytest.fail(f"{reason} (CI must run the ecosystem check, not skip it)")
+        pytest.skip(reason)
 
 
 def _message(report: ecosystem.Report) -> str:
