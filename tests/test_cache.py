@@ -16,10 +16,9 @@ from click.testing import CliRunner, Result
 import unsentinel.core.cache
 from unsentinel.cli import main
 from unsentinel.core.cache import CACHE_DIR, decode_result, encode_result
-from unsentinel.core.config import load_config
 from unsentinel.core.model import FileResult, Mode
 from unsentinel.core.runner import RunResult
-from unsentinel.registry import run
+from unsentinel.registry import load_config, run
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack

@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from unsentinel.core.config import load_config
 from unsentinel.core.model import Action, Mode
-from unsentinel.registry import run
+from unsentinel.registry import load_config, run
 
 CHECKS = """
     BLOCK_WARNING_PREFIX = "BLOCK:"

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from unsentinel.core.config import Config
-from unsentinel.registry import rewrite_source
+from unsentinel.registry import configured, rewrite_source
 
 
 @dataclass
@@ -28,7 +28,7 @@ class _Response:
 
 
 def _rewrite(source: str, *, module_name: str = "tests.test_it") -> str:
-    config = Config(root=Path("/project"), models_module="shop/warning_model.py")
+    config = configured(Config(root=Path("/project")), models_module="shop/warning_model.py")
     new, _sites = rewrite_source(
         textwrap.dedent(source).lstrip(), config, path="tests/test_it.py", module_name=module_name
     )

@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from unsentinel.core.config import load_config
 from unsentinel.core.model import Mode, Status
-from unsentinel.registry import run
+from unsentinel.registry import load_config, run
 
 CASES = Path(__file__).parent / "ecosystem_cases" / "README.md"
 FILE_BLOCK = re.compile(

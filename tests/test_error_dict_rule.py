@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import textwrap
-from dataclasses import replace
 
 import pytest
 
@@ -12,13 +11,13 @@ from unsentinel.core.model import Action, Kind
 from unsentinel.core.prefilter import Prefilter
 from unsentinel.core.rule import Example
 from unsentinel.errors.rules.error_dict import ErrorDict
-from unsentinel.registry import ALL_RULES, rewrite_source
+from unsentinel.registry import ALL_RULES, configured, rewrite_source
 
 RULES = [ErrorDict]
 
 
 def _config(example: Example) -> Config:
-    return replace(Config(), **dict(example.config))
+    return configured(**example.config)
 
 
 def _params(examples: tuple[Example, ...]) -> list[object]:
@@ -123,7 +122,7 @@ def test_variable_returned_with_status_later() -> None:
 
 
 def test_configured_modules_become_package_imports() -> None:
-    config = Config(
+    config = configured(
         error_codes_module="src/svc/error_codes.py", error_model_module="svc/models/errors.py"
     )
     new = _rewrite('def f():\n    return {"error": "boom"}\n', config)

@@ -9,16 +9,17 @@ import pytest
 from click.testing import CliRunner
 
 from unsentinel.cli import main
-from unsentinel.core.config import Config, ConfigError, load_config
+from unsentinel.core.config import Config, ConfigError
 from unsentinel.core.facts import FactBook
 from unsentinel.core.model import Action, FileResult, Inferred, Kind, Position, Site, Status
 from unsentinel.errors.code import infer_error_code
 from unsentinel.errors.emit import emit_error_modules
 from unsentinel.errors.rules.error_dict import ErrorDict
-from unsentinel.registry import rewrite_source
+from unsentinel.errors.settings import error_settings
+from unsentinel.registry import configured, load_config, rewrite_source
 
 RULES = [ErrorDict]
-HELPER = Config(error_target="helper", error_model_module="svc/error_model.py")
+HELPER = configured(error_target="helper", error_model_module="svc/error_model.py")
 
 
 def _rewrite(source: str, config: Config) -> str:
@@ -70,7 +71,7 @@ def test_helper_target_calls_the_helper(source: str, expected: str) -> None:
 
 
 def test_configured_helper_is_imported_from_its_module() -> None:
-    config = Config(error_target="helper", error_helper="svc.web.errors:fail")
+    config = configured(error_target="helper", error_helper="svc.web.errors:fail")
     new = _rewrite('def f():\n    return {"error": "boom"}\n', config)
     assert "from svc.web.errors import fail\n" in new
     assert 'return fail(error_codes.INTERNAL_ERROR, "boom")' in new
@@ -94,7 +95,7 @@ def _changed_site(path: str, code: str) -> FileResult:
 
 
 def test_helper_is_emitted_with_a_new_model(tmp_path: Path) -> None:
-    config = Config(root=tmp_path, error_target="helper")
+    config = configured(Config(root=tmp_path), error_target="helper")
     emitted = emit_error_modules([_changed_site("a.py", "INTERNAL_ERROR")], FactBook(), config)
     model = next(r for r in emitted if r.path.endswith("error_model.py"))
     assert model.new_text is not None
@@ -113,7 +114,7 @@ def test_helper_is_emitted_with_a_new_model(tmp_path: Path) -> None:
 def test_helper_is_appended_to_an_existing_model_once(tmp_path: Path) -> None:
     model = tmp_path / "error_model.py"
     model.write_text("class ErrorDetail:\n    pass\n", encoding="utf-8")
-    config = Config(root=tmp_path, error_target="helper")
+    config = configured(Config(root=tmp_path), error_target="helper")
     (result,) = [
         r
         for r in emit_error_modules([_changed_site("a.py", "INTERNAL_ERROR")], FactBook(), config)
@@ -149,7 +150,7 @@ def test_without_configuration_only_registry_codes() -> None:
 
 
 def test_configured_code_reaches_the_rewrite() -> None:
-    config = Config(error_codes={"NOTE_LOCKED": ("is locked",)})
+    config = configured(error_codes={"NOTE_LOCKED": ("is locked",)})
     new = _rewrite('def f():\n    return {"error": "note is locked"}\n', config)
     assert "code=error_codes.NOTE_LOCKED" in new
 
@@ -166,9 +167,10 @@ def test_error_keys_load(tmp_path: Path) -> None:
         '[tool.unsentinel.error-codes]\nNOTE_LOCKED = ["is locked", "read-only note"]\n',
     )
     config = load_config((root,))
-    assert config.error_target == "helper"
-    assert config.error_helper == "svc.errors:fail"
-    assert config.error_codes == {"NOTE_LOCKED": ("is locked", "read-only note")}
+    settings = error_settings(config)
+    assert settings.error_target == "helper"
+    assert settings.error_helper == "svc.errors:fail"
+    assert settings.error_codes == {"NOTE_LOCKED": ("is locked", "read-only note")}
 
 
 @pytest.mark.parametrize(

@@ -72,9 +72,8 @@ def test_clean_under_ruff_at_the_default_line_length(name: str, tmp_path: Path) 
 
 
 def test_the_generated_warning_codes_module_is_clean(tmp_path: Path) -> None:
-    from unsentinel.core.config import load_config
     from unsentinel.core.model import Mode
-    from unsentinel.registry import run
+    from unsentinel.registry import load_config, run
 
     (tmp_path / "pyproject.toml").write_text("[tool.unsentinel]\n")
     (tmp_path / "orders.py").write_text(

@@ -166,8 +166,8 @@ def test_a_renamed_code_is_followed_by_every_site_sharing_it(project: Path) -> N
 def test_decided_values_are_reported_high_from_the_plan(project: Path) -> None:
     edit_plan(project, write_plan(project), reviewed)
     from unsentinel import registry
-    from unsentinel.core.config import load_config
     from unsentinel.core.decisions import load_plan
+    from unsentinel.registry import load_config
 
     config = load_config((Path("."),), None)
     plan = load_plan(project / "plan.toml")

@@ -12,7 +12,7 @@ from unsentinel.cli import main
 from unsentinel.core.config import Config
 from unsentinel.core.model import Mode, Status
 from unsentinel.core.prefilter import Prefilter
-from unsentinel.registry import enabled_rules, run
+from unsentinel.registry import configured, enabled_rules, run
 
 pytestmark = pytest.mark.usefixtures("detector_rules")
 
@@ -34,7 +34,7 @@ def test_default_needles(data: bytes, expected: bool) -> None:
 
 
 def test_needles_follow_the_configuration() -> None:
-    config = Config(sentinel_prefixes=("STOP: ",), sentinel_constants=("HARD_STOP",))
+    config = configured(sentinel_prefixes=("STOP: ",), sentinel_constants=("HARD_STOP",))
     prefilter = Prefilter(enabled_rules(config), config)
     assert prefilter.may_match(b'issues.append("STOP: x")')
     assert prefilter.may_match(b"HARD_STOP")
@@ -53,7 +53,7 @@ def test_no_rules_no_match() -> None:
 
 
 def test_needle_with_regex_characters_is_literal() -> None:
-    config = Config(sentinel_prefixes=("[!] ",), sentinel_constants=())
+    config = configured(sentinel_prefixes=("[!] ",), sentinel_constants=())
     prefilter = Prefilter(enabled_rules(config), config)
     assert prefilter.may_match(b'x = "[!] stop"')
     assert not prefilter.may_match(b'x = "! stop"')

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from dataclasses import replace
 
 import pytest
 
 from unsentinel.core.config import Config
 from unsentinel.core.model import Site
 from unsentinel.core.rule import Example, Rule
-from unsentinel.registry import ALL_RULES, rewrite_source
+from unsentinel.registry import ALL_RULES, configured, rewrite_source
 
 SECTIONS = ("What it does", "Why", "Example", "Use instead", "Fix safety")
 
@@ -35,7 +34,7 @@ def _cases(kind: str, *, whole_set: bool | None = None) -> list[object]:
 
 
 def _config(example: Example) -> Config:
-    return replace(Config(), **dict(example.config))
+    return configured(**example.config)
 
 
 def _after(example: Example) -> str:

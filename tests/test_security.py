@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,9 +10,10 @@ from click.testing import CliRunner
 
 from unsentinel.cli import main
 from unsentinel.core import journal
-from unsentinel.core.config import Config, ConfigError, load_config
+from unsentinel.core.config import Config, ConfigError
 from unsentinel.core.model import Mode
-from unsentinel.registry import run
+from unsentinel.registry import SECTIONS, configured, load_config, run
+from unsentinel.warnings.settings import warning_settings
 
 PRODUCER = 'def f(warnings):\n    warnings.append("BLOCK: order is empty")\n'
 
@@ -119,18 +119,18 @@ def test_output_inside_the_root_through_a_symlink_is_fine(project: Path) -> None
     (project / "gen").symlink_to(project / "real")
     (project / "pyproject.toml").write_text('[tool.unsentinel]\ncodes-module = "gen/codes.py"\n')
     config = load_config((project,))
-    assert config.codes_module == "gen/codes.py"
+    assert warning_settings(config).codes_module == "gen/codes.py"
 
 
 def test_library_config_that_escapes_is_refused_at_write_time(
     project: Path, tmp_path: Path
 ) -> None:
     """A Config built in code skips validation: the writer still refuses to leave the root."""
-    config = replace(Config(root=project), codes_module="../escaped_codes.py")
+    config = configured(Config(root=project), codes_module="../escaped_codes.py")
     with pytest.raises(ConfigError):
         from unsentinel.core.config import check_output_paths
 
-        check_output_paths(config)
+        check_output_paths(config, SECTIONS)
     result = run([project], config, Mode.APPLY, jobs=1)
     assert result.write_errors == (
         ("../escaped_codes.py", f"outside the project root {project}; not written"),

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from unsentinel.core.config import Config, ConfigError, load_config
+from unsentinel.core.config import Config, ConfigError
 from unsentinel.core.pyversion import lowest_from_requires_python, parse_target
-from unsentinel.registry import rewrite_source
+from unsentinel.registry import load_config, rewrite_source
 
 DUMPED = """
 def show(data):

@@ -16,18 +16,19 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from unsentinel.core.config import Config, ConfigError, load_config
+from unsentinel.core.config import Config, ConfigError
 from unsentinel.core.lock import LockError
 from unsentinel.core.model import Action, Confidence, FileResult, Inferred, Kind, Mode, Site, Status
 
 if TYPE_CHECKING:
     from unsentinel.core.runner import RunResult
-    from unsentinel.registry import rewrite_source, run
+    from unsentinel.registry import load_config, rewrite_source, run
 
 # The engine, the rules and LibCST load on first use, so that `unsentinel --version` and
 # a `check` with nothing to parse start quickly (PEP 562 module __getattr__).
 _LAZY = {
     "RunResult": "unsentinel.core.runner",
+    "load_config": "unsentinel.registry",  # with every feature's [tool.unsentinel] keys
     "rewrite_source": "unsentinel.registry",
     "run": "unsentinel.registry",
 }

@@ -1,29 +1,30 @@
-"""``[tool.unsentinel]`` configuration: defaults, discovery, validation.
+"""``[tool.unsentinel]`` configuration: discovery, the common keys, and the features' hook.
 
-Keys are kebab-case in TOML (as in ruff) and snake_case on :class:`Config`.
-Unknown keys and wrong types are errors that name the key and the file.
+Keys are kebab-case in TOML (as in ruff) and snake_case in code. The core reads only the
+keys every run has (``select``, ``exclude``, ``target-version``, ...); each feature
+registers a :class:`Section` (in ``registry.SECTIONS``, as it registers its rules) that
+owns its keys, reads them into its own settings class and validates them. So this module
+never names a feature's key. Unknown keys and bad values, in any section, are errors that
+name the key and the file, and suggest the nearest known key or value.
 """
 
 from __future__ import annotations
 
-import ast
+import difflib
 import os
-import re
 import sys
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from pathlib import Path, PurePosixPath
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, TypeVar
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
-from unsentinel.core.model import Severity
 from unsentinel.core.pyversion import lowest_from_requires_python, parse_target
 
-SEVERITIES = tuple(severity.value for severity in Severity)
 DEFAULT_LINE_LENGTH = 88  # black's and ruff's default
 DEFAULT_TARGET = (3, 8)  # when a project says nothing, assume an old grammar: always valid
 
@@ -47,39 +48,23 @@ DEFAULT_EXCLUDES = (
     ".unsentinel_journal",
 )
 
-DEFAULT_INFO_KEYWORDS = (
-    "default",
-    "defaulted",
-    "auto-selected",
-    "automatically selected",
-    "dry-run",
-    "dry run",
-    "preview",
-    "sandbox",
-    "cache",
-    "cached",
-)
-
 
 class ConfigError(Exception):
     """A configuration problem the user must fix (exit code 2)."""
 
 
+S = TypeVar("S")
+
+
 @dataclass(frozen=True)
 class Config:
-    sentinel_prefixes: tuple[str, ...] = ("BLOCK:",)
-    sentinel_constants: tuple[str, ...] = ("BLOCK_WARNING_PREFIX",)
-    markers: Mapping[str, Severity] = field(default_factory=dict)  # extra prefix -> severity
-    warning_list_names: tuple[str, ...] = ("warnings",)
-    info_keywords: tuple[str, ...] = DEFAULT_INFO_KEYWORDS
-    entity_nouns: tuple[str, ...] = ()  # the project's domain nouns, dropped from codes
-    codes_module: str = "warning_codes.py"
-    models_module: str = "warning_model.py"
-    error_codes_module: str = "error_codes.py"
-    error_model_module: str = "error_model.py"
-    error_target: str = "envelope"  # or "helper": call ``error_helper`` instead
-    error_helper: str = ""  # "pkg.errors:error_response"; default: in the error model module
-    error_codes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # CODE -> keywords
+    """The effective settings of a run: the common keys, and each feature's own section.
+
+    A feature's settings are a frozen dataclass of its own (``WarningSettings``,
+    ``ErrorSettings``), stored under its class in ``sections`` and read with
+    :meth:`section`; the core never names a feature's key.
+    """
+
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     exclude: tuple[str, ...] = DEFAULT_EXCLUDES
@@ -93,44 +78,85 @@ class Config:
     line_length: int = DEFAULT_LINE_LENGTH
     # The lowest Python the output must be valid for (target-version, else requires-python).
     target: tuple[int, int] = DEFAULT_TARGET
-
-    @property
-    def severity_markers(self) -> dict[str, Severity]:
-        """Every textual marker the rules recognise, mapped to the severity it means."""
-        markers = {prefix: Severity.BLOCKING for prefix in self.sentinel_prefixes}
-        markers.update(self.markers)
-        return markers
+    # Each feature's validated settings, keyed by their class (see :class:`Section`).
+    sections: Mapping[type[Any], Any] = field(default_factory=dict)
 
     def is_rule_enabled(self, code: str) -> bool:
         selected = not self.select or any(code.startswith(s) for s in self.select)
         return selected and not any(code.startswith(i) for i in self.ignore)
 
+    def section(self, kind: type[S]) -> S:
+        """The settings of type ``kind``; its defaults when none were loaded (``Config()``)."""
+        found = self.sections.get(kind)
+        return found if isinstance(found, kind) else kind()
 
-_LIST_KEYS = {
-    "sentinel-prefixes",
-    "sentinel-constants",
-    "warning-list-names",
-    "info-keywords",
-    "entity-nouns",
-    "select",
-    "ignore",
-    "exclude",
-    "extend-exclude",
-}
-_STR_KEYS = {"codes-module", "models-module", "error-codes-module", "error-model-module"}
-_ERROR_KEYS = {"error-target", "error-helper", "error-codes"}
-ERROR_TARGETS = ("envelope", "helper")
-DEFAULT_ERROR_HELPER = "error_response"
+    def with_section(self, settings: object) -> Config:
+        """A copy holding ``settings`` as the section of its type (for code building a Config)."""
+        return replace(self, sections={**self.sections, type(settings): settings})
+
+    def with_values(self, values: Mapping[str, Any], sections: Sequence[Section] = ()) -> Config:
+        """A copy with settings changed by field name, each where it lives: on the Config or
+        in the section of ``sections`` that owns it (rule examples and tests set values so).
+        A name no one owns is a :class:`KeyError`."""
+        common = {item.name for item in fields(self)}
+        config = replace(self, **{k: v for k, v in values.items() if k in common})
+        left = {k: v for k, v in values.items() if k not in common}
+        for section in sections:
+            owned = {k: v for k, v in left.items() if k.replace("_", "-") in section.keys}
+            if owned:
+                config = config.with_section(replace(config.section(section.kind), **owned))
+            left = {k: v for k, v in left.items() if k not in owned}
+        if left:
+            raise KeyError(f"no setting named {', '.join(sorted(left))}")
+        return config
+
+
+# -- a feature's section: the hook each feature registers -----------------------------------
+
+
+@dataclass(frozen=True)
+class SectionContext:
+    """What a feature's reader may need besides its own keys: where the project is."""
+
+    root: Path
+    source: Path | None  # the settings file, for messages
+    prefix: str  # "tool.unsentinel." in a pyproject.toml, "" in a dedicated file
+    package: str | None  # the project's one top-level package (``pkg``, ``src/pkg``), if any
+
+    def where(self, key: str) -> str:
+        """``"<file>: 'tool.unsentinel.<key>'"``: how every message names a key."""
+        return f"{self.source or '<settings>'}: '{self.prefix}{key}'"
+
+
+@dataclass(frozen=True)
+class Section:
+    """A feature's part of ``[tool.unsentinel]``, registered like its rules (registry.py).
+
+    ``kind`` is a frozen dataclass whose fields are the feature's keys (snake_case for the
+    kebab-case TOML keys) and whose no-argument instance is the defaults. ``read`` gets the
+    raw values of those keys (absent keys absent) and returns a validated ``kind``, raising
+    :class:`ConfigError` for a bad value. ``outputs`` names the generated-module paths in a
+    ``kind`` (key -> path), which must stay inside the project root.
+    """
+
+    kind: type[Any]
+    read: Callable[[Mapping[str, Any], SectionContext], Any]
+    outputs: Callable[[Any], Mapping[str, str]] = lambda _settings: {}
+
+    @property
+    def keys(self) -> frozenset[str]:
+        return frozenset(item.name.replace("_", "-") for item in fields(self.kind))
+
+
+_LIST_KEYS = {"select", "ignore", "exclude", "extend-exclude"}
 _INT_KEYS = {"max-file-size"}
 _VERSION_KEYS = {"target-version"}
 _BOOL_KEYS = {"include-generated"}
-_TABLE_KEYS = {"markers"}
-# Config fields that are not [tool.unsentinel] keys: where the project is, and what it
-# already says elsewhere (the line length comes from its ruff / black configuration).
-NOT_SETTINGS = frozenset({"root", "source", "line_length", "target"})
-KNOWN_KEYS = (
-    _LIST_KEYS | _STR_KEYS | _INT_KEYS | _BOOL_KEYS | _TABLE_KEYS | _ERROR_KEYS | _VERSION_KEYS
-)
+# Config fields that are not [tool.unsentinel] keys: where the project is, what it already
+# says elsewhere (the line length comes from its ruff / black configuration), and the
+# features' sections (whose keys their own settings classes list).
+NOT_SETTINGS = frozenset({"root", "source", "line_length", "target", "sections"})
+COMMON_KEYS = frozenset(_LIST_KEYS | _INT_KEYS | _BOOL_KEYS | _VERSION_KEYS)
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -169,29 +195,76 @@ def _absolute(path: Path) -> Path:
 
 
 def load_config(
-    paths: tuple[Path, ...] = (), config_file: Path | None = None, **overrides: Any
+    paths: tuple[Path, ...] = (),
+    config_file: Path | None = None,
+    *,
+    sections: Sequence[Section],
+    **overrides: Any,
 ) -> Config:
-    """Build the effective configuration: defaults < pyproject / --config < CLI overrides."""
+    """Build the effective configuration: defaults < pyproject / --config < overrides.
+
+    ``sections`` are the features' parts of the table (``registry.SECTIONS``; the
+    library's ``unsentinel.load_config`` passes them). They are required: a Config loaded
+    without them would silently miss every feature's package defaults. A key no section
+    and no common setting owns is an error, with the nearest known key suggested. ``overrides`` are
+    field values (``select=...``, or a section's ``sentinel_prefixes=...``); None is unset.
+    """
     first = paths[0] if paths else Path.cwd()
     source = config_file or find_pyproject(first)
-    settings: dict[str, Any] = {}
+    table, prefix = _settings_table(source) if source is not None else ({}, "")
+    owners = _owners(sections)
     if source is not None:
-        settings = _validate(*_settings_table(source), source)
+        _check_known(table, prefix, source, COMMON_KEYS | owners.keys())
+    settings = _validate({k: v for k, v in table.items() if k in COMMON_KEYS}, prefix, source)
     if source is None or config_file is not None:
         # A --config file may live anywhere; the project is where the files are.
         root = find_project_root(first)
     else:
         root = source.parent.resolve()
-    defaults: dict[str, Any] = {
-        k: v for k, v in default_output_modules(root).items() if k not in settings
+    context = SectionContext(root, source, prefix, project_package(root))
+    parsed = {
+        section.kind: section.read(
+            {k: v for k, v in table.items() if owners.get(k) is section}, context
+        )
+        for section in sections
     }
-    defaults["line_length"] = project_line_length(root)
-    config = Config(root=root, source=source, **defaults, **settings)
-    config = replace(config, **{k: v for k, v in overrides.items() if v is not None})
+    config = Config(
+        root=root,
+        source=source,
+        line_length=project_line_length(root),
+        sections=parsed,
+        **settings,
+    )
+    config = config.with_values({k: v for k, v in overrides.items() if v is not None}, sections)
     config = replace(config, target=project_target(config))
-    check_output_paths(config)
-    check_error_helper(config)
+    check_output_paths(config, sections)
     return config
+
+
+def _owners(sections: Sequence[Section]) -> dict[str, Section]:
+    """Which section reads each feature key; two owners of one key is a wiring bug."""
+    owners: dict[str, Section] = {}
+    for section in sections:
+        for key in section.keys:
+            if key in COMMON_KEYS or key in owners:
+                raise ValueError(f"settings key {key!r} registered twice")
+            owners[key] = section
+    return owners
+
+
+def _check_known(table: Mapping[str, Any], prefix: str, source: Path, known: Set[str]) -> None:
+    for key in table:
+        if key not in known:
+            raise ConfigError(
+                f"{source}: unknown key '{prefix}{key}'{did_you_mean(key, known)} "
+                f"(known keys: {', '.join(sorted(known))})"
+            )
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """``"; did you mean 'x'?"`` for the nearest choice, or nothing when none is near."""
+    close = difflib.get_close_matches(word, sorted(choices), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 def project_target(config: Config) -> tuple[int, int]:
@@ -243,12 +316,12 @@ def project_line_length(root: Path) -> int:
 NOT_PACKAGES = frozenset({"tests", "test", "testing", "docs", "examples", "scripts", "benchmarks"})
 
 
-def default_output_modules(root: Path) -> dict[str, str]:
-    """Generated modules go inside the project's package when it has exactly one.
+def project_package(root: Path) -> str | None:
+    """The project's one top-level package (``pkg`` or ``src/pkg``), else None.
 
-    A repository laid out as ``pkg/`` or ``src/pkg/`` gets ``pkg/warning_codes.py`` and
-    ``pkg/warning_model.py`` (and the error-dict pair); anything else keeps the root-level
-    defaults, and the ``*-module`` keys always win.
+    Features put their generated modules inside it by default (``pkg/warning_codes.py``),
+    so a repository laid out as a package gets them where its code lives; anything else
+    (no package, or several) keeps the root-level defaults.
     """
     packages = [
         path.relative_to(root).as_posix()
@@ -257,148 +330,39 @@ def default_output_modules(root: Path) -> dict[str, str]:
         for path in sorted(base.iterdir())
         if path.is_dir() and (path / "__init__.py").is_file() and path.name not in NOT_PACKAGES
     ]
-    if len(packages) != 1:
-        return {}
-    package = packages[0]
-    return {
-        "codes_module": f"{package}/warning_codes.py",
-        "models_module": f"{package}/warning_model.py",
-        "error_codes_module": f"{package}/error_codes.py",
-        "error_model_module": f"{package}/error_model.py",
-    }
+    return packages[0] if len(packages) == 1 else None
 
 
-OUTPUT_KEYS = ("codes_module", "models_module", "error_codes_module", "error_model_module")
+def generated_modules(config: Config, sections: Sequence[Section]) -> list[str]:
+    """The paths of every module the features generate (first-party before they exist)."""
+    return [
+        path
+        for section in sections
+        for path in section.outputs(config.section(section.kind)).values()
+    ]
 
 
-def check_output_paths(config: Config) -> None:
+def check_output_paths(config: Config, sections: Sequence[Section] = ()) -> None:
     """Refuse generated-module paths that would land outside the project root.
 
     The paths are relative to the root; an absolute path, a ``..`` that climbs out, or a
     symbolic link (of the file or of a directory on the way) that leads out is an error.
+    ``sections`` say which settings name output paths: each section in ``config``.
     """
     root = Path(os.path.realpath(config.root))
-    for name in OUTPUT_KEYS:
-        value: str = getattr(config, name)
-        where = f"{config.source}: " if config.source else ""
-        key = name.replace("_", "-")
-        if Path(value).is_absolute():
-            raise ConfigError(f"{where}'{key}' must be relative to the project root, got {value!r}")
-        target = Path(os.path.realpath(config.root / value))
-        if not target.is_relative_to(root):
-            raise ConfigError(
-                f"{where}'{key}' = {value!r} leads outside the project root {root} "
-                f"(to {target}); unsentinel only writes inside the project"
-            )
-
-
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_CODE_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
-
-
-def _checked_error_key(key: str, value: Any, prefix: str, source: Path) -> Any:
-    """``error-target``, ``error-helper`` and ``error-codes`` (UNS501's output)."""
-    where = f"{source}: '{prefix}{key}'"
-    if key == "error-target":
-        if value not in ERROR_TARGETS:
-            raise ConfigError(f"{where} must be one of {', '.join(ERROR_TARGETS)}, got {value!r}")
-        return value
-    if key == "error-helper":
-        if not isinstance(value, str) or split_helper(value) is None:
-            raise ConfigError(
-                f'{where} must be "module.path:function" '
-                f'(e.g. "pkg.errors:error_response"), got {value!r}'
-            )
-        return value
-    if not isinstance(value, dict):
-        raise ConfigError(
-            f"{where} must be a table of CODE = [keywords], got {type(value).__name__}"
-        )
-    codes: dict[str, tuple[str, ...]] = {}
-    for code, keywords in value.items():
-        if not _CODE_NAME.fullmatch(code):
-            raise ConfigError(f"{where}: code {code!r} must be UPPER_SNAKE_CASE (e.g. NOTE_LOCKED)")
-        if (
-            not isinstance(keywords, list)
-            or not keywords
-            or not all(isinstance(k, str) and k.strip() for k in keywords)
-        ):
-            raise ConfigError(
-                f"{where}.{code} must be a non-empty list of message keywords, got {keywords!r}"
-            )
-        codes[code] = tuple(keywords)
-    return codes
-
-
-def split_helper(value: str) -> tuple[str, str] | None:
-    """``"pkg.errors:error_response"`` -> ``("pkg.errors", "error_response")``, else None."""
-    module, colon, name = value.partition(":")
-    parts = module.split(".")
-    if not colon or not all(_IDENTIFIER.fullmatch(p) for p in (*parts, name)):
-        return None
-    return module, name
-
-
-def error_helper_target(config: Config) -> tuple[str, str]:
-    """The helper UNS501 calls with ``error-target = "helper"``: ``(module, function)``.
-
-    Without ``error-helper`` it is ``error_response`` in the error model module, which the
-    emitter creates when it is missing.
-    """
-    found = split_helper(config.error_helper) if config.error_helper else None
-    if found is not None:
-        return found
-    return module_path(config.error_model_module), DEFAULT_ERROR_HELPER
-
-
-def module_path(path: str) -> str:
-    """``errsvc/error_codes.py`` -> ``errsvc.error_codes`` (a leading ``src/`` dropped)."""
-    parts = list(PurePosixPath(path.replace("\\", "/")).with_suffix("").parts)
-    if parts and parts[0] == "src":
-        parts = parts[1:]
-    return ".".join(parts)
-
-
-def check_error_helper(config: Config) -> None:
-    """A configured helper outside the error model module must exist in the repository.
-
-    unsentinel only ever adds the helper to the error model module it generates; it does not
-    write into other modules, so a helper it cannot find there is a configuration error.
-    """
-    if config.error_target != "helper" or not config.error_helper:
-        return
-    module, name = error_helper_target(config)
-    if module == module_path(config.error_model_module):
-        return
-    relative = Path(*module.split("."))
-    candidates = [config.root / base / relative.with_suffix(".py") for base in ("", "src")] + [
-        config.root / base / relative / "__init__.py" for base in ("", "src")
-    ]
-    for candidate in candidates:
-        if candidate.is_file() and _defines(candidate, name):
-            return
     where = f"{config.source}: " if config.source else ""
-    raise ConfigError(
-        f"{where}'error-helper' = {config.error_helper!r}: no module {module} in "
-        f"{config.root} defines {name}(); define it there, or leave 'error-helper' unset so "
-        f"unsentinel adds {DEFAULT_ERROR_HELPER}() to the error model module"
-    )
-
-
-def _defines(path: Path, name: str) -> bool:
-    try:
-        tree = ast.parse(path.read_bytes())
-    except (OSError, SyntaxError, ValueError):
-        return False
-    return any(
-        isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-        and node.name == name
-        or isinstance(node, (ast.Import, ast.ImportFrom))
-        and any((alias.asname or alias.name) == name for alias in node.names)
-        or isinstance(node, ast.Assign)
-        and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
-        for node in tree.body
-    )
+    for section in sections:
+        for key, value in section.outputs(config.section(section.kind)).items():
+            if Path(value).is_absolute():
+                raise ConfigError(
+                    f"{where}'{key}' must be relative to the project root, got {value!r}"
+                )
+            target = Path(os.path.realpath(config.root / value))
+            if not target.is_relative_to(root):
+                raise ConfigError(
+                    f"{where}'{key}' = {value!r} leads outside the project root {root} "
+                    f"(to {target}); unsentinel only writes inside the project"
+                )
 
 
 def _settings_table(source: Path) -> tuple[dict[str, Any], str]:
@@ -427,55 +391,61 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from exc
 
 
-def _validate(table: Mapping[str, Any], prefix: str, source: Path) -> dict[str, Any]:
-    settings: dict[str, Any] = {}
-    for key, value in table.items():
-        if key not in KNOWN_KEYS:
-            known = ", ".join(sorted(KNOWN_KEYS))
-            raise ConfigError(f"{source}: unknown key '{prefix}{key}' (known keys: {known})")
-        settings[key.replace("-", "_")] = _checked(key, value, prefix, source)
-    if settings.get("error_helper") and settings.get("error_target") != "helper":
-        raise ConfigError(
-            f"{source}: '{prefix}error-helper' only applies with "
-            f"'{prefix}error-target' = \"helper\""
-        )
-    return settings
+def _validate(table: Mapping[str, Any], prefix: str, source: Path | None) -> dict[str, Any]:
+    """The common keys of ``table``, checked, as :class:`Config` fields."""
+    return {
+        key.replace("-", "_"): _checked(value, f"{source}: '{prefix}{key}'", key)
+        for key, value in table.items()
+    }
 
 
-def _checked(key: str, value: Any, prefix: str, source: Path) -> Any:
-    def wrong(expected: str) -> ConfigError:
-        return ConfigError(
-            f"{source}: '{prefix}{key}' must be {expected}, got {type(value).__name__}"
-        )
-
-    if key in _ERROR_KEYS:
-        return _checked_error_key(key, value, prefix, source)
+def _checked(value: Any, where: str, key: str) -> Any:
     if key in _LIST_KEYS:
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise wrong("a list of strings")
-        return tuple(value)
-    if key in _STR_KEYS:
-        if not isinstance(value, str) or not value:
-            raise wrong("a non-empty string")
-        return value
+        return check_strings(value, where)
     if key in _VERSION_KEYS:
         if not isinstance(value, str) or parse_target(value) is None:
-            raise ConfigError(f"{source}: '{prefix}{key}' must look like \"py310\", got {value!r}")
+            raise ConfigError(f'{where} must look like "py310", got {value!r}')
         return value
     if key in _INT_KEYS:
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-            raise wrong("a positive integer")
+            raise wrong_type(where, "a positive integer", value)
         return value
-    if key in _BOOL_KEYS:
-        if not isinstance(value, bool):
-            raise wrong("true or false")
-        return value
+    if not isinstance(value, bool):
+        raise wrong_type(where, "true or false", value)
+    return value
+
+
+# -- checks a feature's reader uses, so every section words its errors alike ---------------
+
+
+def wrong_type(where: str, expected: str, value: object) -> ConfigError:
+    return ConfigError(f"{where} must be {expected}, got {type(value).__name__}")
+
+
+def check_strings(value: object, where: str) -> tuple[str, ...]:
+    """A list of strings, as a tuple."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise wrong_type(where, "a list of strings", value)
+    return tuple(value)
+
+
+def check_text(value: object, where: str) -> str:
+    """A non-empty string."""
+    if not isinstance(value, str) or not value:
+        raise wrong_type(where, "a non-empty string", value)
+    return value
+
+
+def check_choice(value: object, choices: Sequence[str], where: str) -> str:
+    """One of ``choices``; a near miss is named in the message."""
+    if not isinstance(value, str) or value not in choices:
+        hint = did_you_mean(value, choices) if isinstance(value, str) else ""
+        raise ConfigError(f"{where} must be one of {', '.join(choices)}, got {value!r}{hint}")
+    return value
+
+
+def check_table(value: object, where: str, expected: str) -> dict[str, Any]:
+    """A TOML table (``expected`` says what its entries are, for the message)."""
     if not isinstance(value, dict):
-        raise wrong("a table of prefix = severity")
-    for marker, severity in value.items():
-        if severity not in SEVERITIES:
-            raise ConfigError(
-                f"{source}: '{prefix}markers.\"{marker}\"' must be one of "
-                f"{', '.join(SEVERITIES)}, got {severity!r}"
-            )
-    return {marker: Severity(severity) for marker, severity in value.items()}
+        raise wrong_type(where, expected, value)
+    return value

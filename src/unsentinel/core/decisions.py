@@ -1,135 +1,43 @@
 """What a reviewer decided in an edited plan, and how a run applies it.
 
-``unsentinel plan -o migration-plan.toml`` writes every site with its inferred values and a
-*fingerprint* of the source it was made from; the reviewer edits values or marks a site
-``skip``; ``unsentinel apply --plan`` loads the file into a :class:`Decisions` value that
-rides on the :class:`~unsentinel.core.facts.FactBook` to every rule. Rules ask
-:meth:`~unsentinel.core.rule.RuleContext.decide` where they choose a value; the core skips
-the sites the plan skips (or does not know). Nothing here knows a feature.
+:func:`~unsentinel.core.plan_file.load_plan` reads the plan; :func:`resolve` compares it
+with a fresh run (entries whose fingerprint matches no site are refused) into a
+:class:`Decisions` value that rides on the :class:`~unsentinel.core.facts.FactBook` to
+every rule. Rules ask :meth:`~unsentinel.core.rule.RuleContext.decide` where they choose a
+value; :func:`apply_plan` skips the sites the plan skips (or does not know) and
+:func:`mark_review` leaves review markers. Nothing here knows a feature.
 
-The fingerprint is a hash of the site's own source text and its enclosing function, so it
-survives edits elsewhere in the file (lines moving) and breaks when the site itself, or the
-function it sits in, changes: such an entry is refused rather than applied to other code.
+The plan file's names (:mod:`~unsentinel.core.plan_file`) and the fingerprints
+(:mod:`~unsentinel.core.fingerprints`) stay importable from here, as before the split.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import re
-import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from unsentinel.core.model import (
-    Action,
-    Confidence,
-    FileResult,
-    Inferred,
-    Position,
-    Severity,
-    Site,
-    Status,
+from unsentinel.core.fingerprints import file_text, fingerprint, site_fingerprint, site_source
+from unsentinel.core.model import Action, Confidence, FileResult, Inferred, Site, Status
+from unsentinel.core.plan_file import (
+    DECIDABLE,
+    ENTRY_KEYS,
+    TOP_KEYS,
+    Entry,
+    Plan,
+    PlanError,
+    load_plan,
 )
-from unsentinel.core.source import SourceError, decode_source
 
 if TYPE_CHECKING:
     from unsentinel.core.rule import RuleContext
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
-
-DECIDABLE = ("severity", "field_path", "code")
-"""The inferred values a plan may change; ``action`` may only become ``skip``."""
-
-ENTRY_KEYS = frozenset(
-    {
-        "id",
-        "path",
-        "line",
-        "column",
-        "end_line",
-        "rule",
-        "kind",
-        "action",
-        "severity",
-        "field_path",
-        "code",
-        "confidence",
-        "reasons",
-        "fingerprint",
-    }
-)
-TOP_KEYS = frozenset({"version", "paths", "sites"})
 FROM_THE_PLAN = "from the plan"
 MARKER = "# TODO(unsentinel):"
 """Starts every review marker; ``check`` reports the ones left (UNS901)."""
-
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_SEVERITIES = frozenset(s.value for s in Severity)
-_RUNTIME_SEVERITY = re.compile(r"^(\w+) if (.+) else (\w+)$")
-_UNSAFE_PATH = re.compile(r"[\"'\\\n\r]")
-
-
-# -- fingerprints -------------------------------------------------------------------------
-
-
-def site_source(text: str, position: Position) -> str:
-    """The exact source text a position covers (columns are 1-based, end exclusive)."""
-    lines = _LINE_BREAK.split(text)
-    first, last = position.line - 1, position.end_line - 1
-    if first == last:
-        return lines[first][position.column - 1 : position.end_column - 1]
-    middle = lines[first + 1 : last]
-    return "\n".join(
-        [lines[first][position.column - 1 :], *middle, lines[last][: position.end_column - 1]]
-    )
-
-
-def fingerprint(source: str, scope: str = "") -> str:
-    """A short, stable hash of a site's source text and its enclosing scope."""
-    digest = hashlib.sha256(f"{scope}\0{source}".encode()).hexdigest()
-    return f"sha256:{digest[:16]}"
-
-
-def site_fingerprint(text: str, site: Site) -> str:
-    return fingerprint(site_source(text, site.position), site.scope)
-
-
-def file_text(path: str | Path) -> str | None:
-    """A file's text as the engine decodes it (BOM dropped), or None if it cannot be read."""
-    try:
-        text, _encoding = decode_source(Path(path).read_bytes())
-    except (OSError, SourceError):
-        return None
-    return text.removeprefix("\ufeff")
-
-
-# -- what the reviewer decided ------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One site of an edited plan: the values it sets (absent key: the value is none)."""
-
-    id: str
-    path: str
-    rule: str
-    fingerprint: str
-    line: int  # in the plan file, for messages
-    action: str = Action.REWRITE.value
-    values: Mapping[str, str | None] = field(default_factory=dict)
-
-    @property
-    def skip(self) -> bool:
-        return self.action == Action.SKIP.value
 
 
 @dataclass(frozen=True)
@@ -157,134 +65,6 @@ class Decisions:
         if name == "code" and value is not None:
             return self.renames.get(value, value)
         return value
-
-
-class PlanError(Exception):
-    """An invalid plan file; the message names the entry and its line."""
-
-
-# -- loading a plan file ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Plan:
-    """A plan file as written (before it is compared with the source)."""
-
-    entries: tuple[Entry, ...]
-    paths: tuple[str, ...] = ()
-
-
-def load_plan(path: Path) -> Plan:
-    """Read and validate a plan (TOML, or JSON for a ``.json`` file); raise :class:`PlanError`."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PlanError(f"{path}: cannot read the plan: {exc}") from exc
-    if path.suffix == ".json":
-        try:
-            document = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise PlanError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from exc
-    else:
-        try:
-            document = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise PlanError(f"{path}: invalid TOML: {exc}") from exc
-    return _plan_of(document, _EntryLines(path, text))
-
-
-class _EntryLines:
-    """Where each ``[[sites]]`` entry (and a key in it) is in the file, for messages."""
-
-    def __init__(self, path: Path, text: str) -> None:
-        self.path = path
-        self.lines = text.splitlines()
-        self.starts = [n for n, line in enumerate(self.lines, 1) if line.strip() == "[[sites]]"]
-
-    def of(self, index: int, key: str | None = None) -> int:
-        if index >= len(self.starts):
-            return 0
-        start = self.starts[index]
-        if key is None:
-            return start
-        pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
-        for number in range(start, len(self.lines) + 1):
-            line = self.lines[number - 1]
-            if number > start and line.lstrip().startswith("["):
-                break
-            if pattern.match(line):
-                return number
-        return start
-
-    def where(self, index: int, key: str | None = None) -> str:
-        line = self.of(index, key)
-        return f"{self.path}:{line}" if line else f"{self.path}: sites[{index}]"
-
-
-def _plan_of(document: Any, lines: _EntryLines) -> Plan:
-    if not isinstance(document, dict):
-        raise PlanError(f"{lines.path}: a plan is a table with a 'sites' list")
-    unknown = sorted(set(document) - TOP_KEYS)
-    if unknown:
-        raise PlanError(f"{lines.path}: unknown top-level key {unknown[0]!r}")
-    sites = document.get("sites", [])
-    if not isinstance(sites, list):
-        raise PlanError(f"{lines.path}: 'sites' must be a list of tables")
-    paths = document.get("paths", [])
-    if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
-        raise PlanError(f"{lines.path}: 'paths' must be a list of strings")
-    entries = tuple(_entry(raw, index, lines) for index, raw in enumerate(sites))
-    return Plan(entries, tuple(paths))
-
-
-def _entry(raw: Any, index: int, lines: _EntryLines) -> Entry:
-    if not isinstance(raw, dict):
-        raise PlanError(f"{lines.where(index)}: sites[{index}] is not a table")
-    name = str(raw.get("id", f"sites[{index}]"))
-
-    def fail(key: str | None, problem: str) -> PlanError:
-        return PlanError(f"{lines.where(index, key)}: entry {name!r}: {problem}")
-
-    for key in raw:
-        if key not in ENTRY_KEYS:
-            raise fail(key, f"unknown key {key!r} (known: {', '.join(sorted(ENTRY_KEYS))})")
-    for key in ("path", "rule", "fingerprint"):
-        if not isinstance(raw.get(key), str):
-            raise fail(None, f"missing {key!r} (regenerate the plan with `unsentinel plan`)")
-    action = raw.get("action", Action.REWRITE.value)
-    if action not in {a.value for a in Action}:
-        raise fail("action", f"unknown action {action!r} (use 'skip' to leave a site alone)")
-    values = {key: raw[key] for key in DECIDABLE if raw.get(key) is not None}
-    for key, value in values.items():
-        if not isinstance(value, str):
-            raise fail(key, f"{key} must be a string")
-    _check_values(values, fail)
-    return Entry(
-        name, raw["path"], raw["rule"], raw["fingerprint"], lines.of(index), action, values
-    )
-
-
-def _check_values(values: Mapping[str, Any], fail: Any) -> None:
-    code = values.get("code")
-    if code is not None and (not code.isidentifier() or code in _KEYWORDS):
-        raise fail("code", f"code {code!r} is not a valid Python identifier")
-    severity = values.get("severity")
-    if severity is not None and not _valid_severity(severity):
-        known = ", ".join(sorted(_SEVERITIES))
-        raise fail("severity", f"unknown severity {severity!r} (one of: {known})")
-    path = values.get("field_path")
-    if path is not None and _UNSAFE_PATH.search(path):
-        raise fail("field_path", f"field_path {path!r} may not contain quotes or backslashes")
-
-
-def _valid_severity(value: str) -> bool:
-    runtime = _RUNTIME_SEVERITY.match(value)
-    if runtime is not None:
-        return {runtime.group(1), runtime.group(3)} <= _SEVERITIES
-    return value in _SEVERITIES
-
-
-_KEYWORDS = frozenset(__import__("keyword").kwlist)
 
 
 # -- comparing a plan with the source as it is now ----------------------------------------
@@ -428,3 +208,25 @@ def _with_marker(text: str, updated: cst.CSTNode) -> cst.CSTNode:
             whitespace=cst.SimpleWhitespace("  "), comment=cst.Comment(text)
         )
     )
+
+
+__all__ = [
+    "DECIDABLE",
+    "ENTRY_KEYS",
+    "FROM_THE_PLAN",
+    "MARKER",
+    "TOP_KEYS",
+    "Decisions",
+    "Entry",
+    "Plan",
+    "PlanError",
+    "Resolution",
+    "apply_plan",
+    "file_text",
+    "fingerprint",
+    "load_plan",
+    "mark_review",
+    "resolve",
+    "site_fingerprint",
+    "site_source",
+]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from unsentinel.core.config import Config
+    from unsentinel.core.config import Config, Section
     from unsentinel.core.facts import FactBook
     from unsentinel.core.model import FileResult
     from unsentinel.core.rule import Rule
@@ -26,3 +26,4 @@ class Suite:
     rules: tuple[type[Rule], ...] = ()
     facts: tuple[type[Any], ...] = ()  # each a :class:`~unsentinel.core.facts.Facts` class
     emitters: tuple[Emitter, ...] = ()
+    sections: tuple[Section, ...] = ()  # each feature's settings, and the modules it generates

@@ -15,10 +15,11 @@ import ast
 from functools import lru_cache
 
 from unsentinel.core.config import Config
+from unsentinel.warnings.settings import warning_settings
 
 
 def uses_warning_list(tree: ast.Module, config: Config) -> bool:
-    return _uses(tree, config.warning_list_names)
+    return _uses(tree, warning_settings(config).warning_list_names)
 
 
 @lru_cache(maxsize=4)  # the rules that ask share one tree per file

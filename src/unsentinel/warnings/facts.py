@@ -23,6 +23,7 @@ from unsentinel.warnings.graph import (
     settle_blocked,
 )
 from unsentinel.warnings.inference.code import Template, assign_codes, entity_nouns
+from unsentinel.warnings.settings import warning_settings
 
 if TYPE_CHECKING:
     from unsentinel.core.config import Config
@@ -263,7 +264,7 @@ def _annotated_names(node: ast.ClassDef) -> tuple[str, ...]:
 
 def existing_codes(config: Config) -> dict[str, str]:
     """Constants already in the configured ``warning_codes`` module (name -> value)."""
-    path = config.root / config.codes_module
+    path = config.root / warning_settings(config).codes_module
     try:
         tree = ast.parse(path.read_bytes())
     except (OSError, SyntaxError, ValueError):

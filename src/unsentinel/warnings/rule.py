@@ -12,6 +12,7 @@ from unsentinel.warnings.analysis import FileAnalysis
 from unsentinel.warnings.candidates import uses_warning_list
 from unsentinel.warnings.facts import WarningFacts, WarningNotes
 from unsentinel.warnings.flow import WarningFlow
+from unsentinel.warnings.settings import warning_settings
 
 _WARNINGS_MODULE_API = (
     b"warn|warn_explicit|simplefilter|filterwarnings|catch_warnings|resetwarnings"
@@ -29,7 +30,7 @@ def warning_list_patterns(config: Config) -> tuple[bytes, ...]:
         + rb"(?![A-Za-z0-9_(])(?!\.(?:_|"
         + _WARNINGS_MODULE_API
         + rb")\b)(?! import)"
-        for name in config.warning_list_names
+        for name in warning_settings(config).warning_list_names
     )
 
 
@@ -60,7 +61,7 @@ class WarningListRule(WarningRule):
 
     @classmethod
     def needles(cls, config: Config) -> tuple[bytes, ...]:
-        return tuple(n.encode() for n in config.warning_list_names)
+        return tuple(n.encode() for n in warning_settings(config).warning_list_names)
 
     @classmethod
     def patterns(cls, config: Config) -> tuple[bytes, ...]:

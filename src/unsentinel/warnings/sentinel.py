@@ -9,12 +9,15 @@ from __future__ import annotations
 import libcst as cst
 
 from unsentinel.core.config import Config
+from unsentinel.warnings.settings import warning_settings
 
 
 def sentinel_markers(config: Config) -> tuple[str, ...]:
     """Sentinel prefixes and configured markers as they appear in text, without trailing
     blanks ("STOP: " -> "STOP:")."""
-    return tuple(marker.rstrip() for marker in config.severity_markers if marker.strip())
+    return tuple(
+        marker.rstrip() for marker in warning_settings(config).severity_markers if marker.strip()
+    )
 
 
 def leading_text(node: cst.BaseExpression) -> str | None:

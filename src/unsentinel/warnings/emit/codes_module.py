@@ -17,6 +17,7 @@ from unsentinel.core.facts import FactBook
 from unsentinel.core.model import FileResult, Kind, Status
 from unsentinel.core.source import constant_names
 from unsentinel.warnings.facts import WarningFacts
+from unsentinel.warnings.settings import warning_settings
 
 HEADER = '''"""Stable identifiers for every kind of warning this code base emits.
 
@@ -33,7 +34,7 @@ def emit_codes_module(
     used = _codes_in_use(results, config.root)
     if not used:
         return None
-    path = config.root / config.codes_module
+    path = config.root / warning_settings(config).codes_module
     existing_text = _read(path)
     existing = constant_names(existing_text)
     new = {name: sites for name, sites in used.items() if name not in existing}

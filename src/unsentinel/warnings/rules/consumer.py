@@ -15,6 +15,7 @@ from unsentinel.warnings.carriers import FileCarriers, is_helper_call
 from unsentinel.warnings.facts import ParamSlot
 from unsentinel.warnings.facts import WarningShape as Shape
 from unsentinel.warnings.rule import WarningListRule
+from unsentinel.warnings.settings import warning_settings
 from unsentinel.warnings.strings import Marker, is_stringish, strip_marker, text_marker
 
 STRIP_METHODS = frozenset({"strip", "lstrip", "rstrip"})
@@ -320,7 +321,9 @@ class WarningConsumer(WarningListRule):
     def _import_warning(self) -> None:
         """The check names the migrated model: import it (as the annotation rule does), or the
         name is Python's builtin ``Warning`` and every migrated warning fails the check."""
-        models_module = module_name(self.config.root / self.config.models_module, self.config.root)
+        models_module = module_name(
+            self.config.root / warning_settings(self.config).models_module, self.config.root
+        )
         if self.context.module_name == models_module:
             return
         alias = self.analysis.warning_class
@@ -467,7 +470,7 @@ class WarningConsumer(WarningListRule):
         from unsentinel.warnings.strings import pieces, template_text
 
         text = template_text(pieces(expr, lambda _: None))
-        severity = infer_severity(text, None, None, self.config.info_keywords)
+        severity = infer_severity(text, None, None, warning_settings(self.config).info_keywords)
         return f'("{severity.value}", {expression_code(expr)})'
 
     # -- helpers ------------------------------------------------------------------------------
@@ -485,25 +488,31 @@ class WarningConsumer(WarningListRule):
         """Is ``expr`` exactly a marker: the constant, or a literal with nothing after it?"""
         name = last_name(expr)
         if name is not None and not isinstance(expr, cst.SimpleString):
-            if name in self.config.sentinel_constants:
+            if name in warning_settings(self.config).sentinel_constants:
                 return Marker(name, Severity.BLOCKING)
             value = self.facts.marker_constants.get(
                 name
             ) or self.analysis.module_string_constants.get(name)
-            found = text_marker(value, self.config.severity_markers) if value else None
+            found = (
+                text_marker(value, warning_settings(self.config).severity_markers)
+                if value
+                else None
+            )
             if found is not None and value is not None and value.strip() == found.text:
                 return Marker(name, found.severity)
             return None
         if isinstance(expr, cst.SimpleString):
             literal = expr.evaluated_value
             if isinstance(literal, str):
-                found = text_marker(literal, self.config.severity_markers)
+                found = text_marker(literal, warning_settings(self.config).severity_markers)
                 if found is not None and literal.strip() == found.text:
                     return found
         return None
 
     def _strip(self, expr: cst.BaseExpression):  # type: ignore[no-untyped-def]
-        return strip_marker(expr, self.config.severity_markers, self._constant, lambda _: None)
+        return strip_marker(
+            expr, warning_settings(self.config).severity_markers, self._constant, lambda _: None
+        )
 
     def _constant(self, name: str) -> Marker | None:
         return self._marker_only(cst.Name(name))

@@ -8,6 +8,7 @@ from unsentinel.core.config import Config
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.rule import Example, Rule
 from unsentinel.warnings.facts import ConstantReference, WarningFacts
+from unsentinel.warnings.settings import warning_settings
 
 
 class SentinelConstant(Rule):
@@ -81,10 +82,10 @@ class SentinelConstant(Rule):
 
     @classmethod
     def needles(cls, config: Config) -> tuple[bytes, ...]:
-        return tuple(name.encode() for name in config.sentinel_constants)
+        return tuple(name.encode() for name in warning_settings(config).sentinel_constants)
 
     def visit_Name(self, node: cst.Name) -> None:
-        known = node.value in self.config.sentinel_constants
+        known = node.value in warning_settings(self.config).sentinel_constants
         if not known and node.value not in self.context.facts.get(WarningFacts).marker_constants:
             return
         role = self._role(node)

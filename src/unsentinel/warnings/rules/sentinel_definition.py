@@ -8,6 +8,7 @@ from unsentinel.core.config import Config
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.rule import Example, Rule
 from unsentinel.warnings.facts import WarningFacts
+from unsentinel.warnings.settings import warning_settings
 
 
 class SentinelDefinition(Rule):
@@ -64,11 +65,11 @@ class SentinelDefinition(Rule):
 
     @classmethod
     def needles(cls, config: Config) -> tuple[bytes, ...]:
-        return tuple(name.encode() for name in config.sentinel_constants)
+        return tuple(name.encode() for name in warning_settings(config).sentinel_constants)
 
     def _constants(self) -> set[str]:
         return {
-            *self.config.sentinel_constants,
+            *warning_settings(self.config).sentinel_constants,
             *self.context.facts.get(WarningFacts).marker_constants,
         }
 

@@ -8,6 +8,7 @@ from unsentinel.core.config import Config
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.rule import Example, Rule
 from unsentinel.warnings.sentinel import sentinel_markers
+from unsentinel.warnings.settings import warning_settings
 
 
 class SentinelMention(Rule):
@@ -61,7 +62,7 @@ class SentinelMention(Rule):
 
     @classmethod
     def needles(cls, config: Config) -> tuple[bytes, ...]:
-        words = (*sentinel_markers(config), *config.sentinel_constants)
+        words = (*sentinel_markers(config), *warning_settings(config).sentinel_constants)
         return tuple(word.encode() for word in words)
 
     def visit_Comment(self, node: cst.Comment) -> None:
@@ -88,7 +89,7 @@ class SentinelMention(Rule):
         return False
 
     def _check(self, node: cst.CSTNode, text: str) -> None:
-        words = (*sentinel_markers(self.config), *self.config.sentinel_constants)
+        words = (*sentinel_markers(self.config), *warning_settings(self.config).sentinel_constants)
         mentioned = next((w for w in words if w in text), None)
         if mentioned is None:
             return
