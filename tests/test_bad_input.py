@@ -19,6 +19,7 @@ from click.testing import CliRunner
 import unsentinel.core.discovery
 import unsentinel.core.engine
 import unsentinel.core.runner
+import unsentinel.core.transaction
 from unsentinel.cli import main
 from unsentinel.core.rule import Rule
 
@@ -273,13 +274,13 @@ def test_file_vanishes_between_processing_and_writing(
     """apply must not resurrect a file somebody deleted while the run was computing it,
     and, that file having failed, writes nothing else either: good.py is held back."""
     (project / "gone.py").write_text(GOOD)
-    real_write_changes = unsentinel.core.runner.write_changes
+    real_write_changes = unsentinel.core.transaction.write_changes
 
     def write_changes(*args: object, **kwargs: object) -> object:
         (project / "gone.py").unlink()
         return real_write_changes(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(unsentinel.core.runner, "write_changes", write_changes)
+    monkeypatch.setattr(unsentinel.core.transaction, "write_changes", write_changes)
     result = cli.invoke(main, ["apply", "."])
     assert result.exit_code == 2
     assert _error_lines(result.stderr) == [

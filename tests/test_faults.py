@@ -29,12 +29,12 @@ import pytest
 from click.testing import CliRunner
 
 from unsentinel.cli import main
-from unsentinel.core.config import load_config
 from unsentinel.core.journal import JOURNAL_DIR, journal_path
 from unsentinel.core.lock import LOCK_NAME, project_lock
 from unsentinel.core.model import Mode
-from unsentinel.core.runner import RunResult, write_changes
-from unsentinel.registry import run
+from unsentinel.core.runner import RunResult
+from unsentinel.core.transaction import write_changes
+from unsentinel.registry import load_config, run
 
 PROJECT: dict[str, str] = {
     "pyproject.toml": "[tool.unsentinel]\n",

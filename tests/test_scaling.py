@@ -17,13 +17,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-import unsentinel.core.runner as runner
+import unsentinel.core.pool as pool
 from unsentinel.cli import main
-from unsentinel.core.config import Config, load_config
+from unsentinel.core.config import Config
 from unsentinel.core.engine import Pipeline
 from unsentinel.core.facts import FactBook
 from unsentinel.core.model import FileTask, Mode
-from unsentinel.registry import run, suite
+from unsentinel.registry import load_config, run, suite
 
 HEADER = """\
 from typing import Any
@@ -166,13 +166,14 @@ class CountingPool(ProcessPoolExecutor):
 @pytest.fixture
 def pools(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     CountingPool.started = []
-    monkeypatch.setattr(runner, "ProcessPoolExecutor", CountingPool)
+    monkeypatch.setattr(pool, "ProcessPoolExecutor", CountingPool)
     return CountingPool.started
 
 
-def pipeline(root: Path) -> Pipeline:
+def worth_a_pool(tasks: list[FileTask], root: Path) -> bool:
     config = Config(root=root)
-    return Pipeline(config, suite(config), FactBook(), Mode.CHECK)
+    prefilter = Pipeline(config, suite(config), FactBook(), Mode.CHECK).prefilter
+    return pool.worth_a_pool(tasks, prefilter, config.max_file_size)
 
 
 def tasks_for(root: Path, files: dict[str, str]) -> list[FileTask]:
@@ -191,21 +192,21 @@ def test_many_small_files_stay_in_this_process(tmp_path: Path, pools: list[int])
 
 
 def test_the_estimate_counts_the_bytes_that_reach_libcst(tmp_path: Path) -> None:
-    big_clean = CLEAN * (runner.POOL_MIN_BYTES // len(CLEAN) + 1)  # over the limit, prefiltered
+    big_clean = CLEAN * (pool.POOL_MIN_BYTES // len(CLEAN) + 1)  # over the limit, prefiltered
     clean = tasks_for(tmp_path, {"clean.py": big_clean})
-    assert not runner.worth_a_pool(clean, pipeline(tmp_path))
-    half = SENTINEL.format(n=0) * (runner.POOL_MIN_BYTES // 2 // len(SENTINEL.format(n=0)))
+    assert not worth_a_pool(clean, tmp_path)
+    half = SENTINEL.format(n=0) * (pool.POOL_MIN_BYTES // 2 // len(SENTINEL.format(n=0)))
     one = tasks_for(tmp_path, {"half.py": half})
-    assert not runner.worth_a_pool(one, pipeline(tmp_path))
+    assert not worth_a_pool(one, tmp_path)
     two = tasks_for(tmp_path, {"half.py": half, "other_half.py": half + half})
-    assert runner.worth_a_pool(two, pipeline(tmp_path))
+    assert worth_a_pool(two, tmp_path)
 
 
 def test_large_files_are_scheduled_first(tmp_path: Path) -> None:
     sizes = [3, 40_000, 10, 900, 120_000, 5, 5, 7_000, 60]
     files = {f"m{n}.py": "#" * size + "\n" for n, size in enumerate(sizes)}
     tasks = tasks_for(tmp_path, files)
-    chunks = runner.schedule(tasks, workers=2)
+    chunks = pool.schedule(tasks, workers=2)
     order = [index for chunk in chunks for index in chunk]
     assert sorted(order) == list(range(len(tasks)))  # every file exactly once
     ranked = sorted(range(len(tasks)), key=lambda i: -(tmp_path / tasks[i].display).stat().st_size)
@@ -217,7 +218,7 @@ def test_large_files_are_scheduled_first(tmp_path: Path) -> None:
 def test_a_pool_returns_results_in_input_order_and_compactly(
     tmp_path: Path, pools: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(runner, "POOL_MIN_BYTES", 0)
+    monkeypatch.setattr(pool, "POOL_MIN_BYTES", 0)
     files = {f"m{n:02}.py": SENTINEL.format(n=n) * (30 - n) for n in range(20)}
     files.update({f"z{n:02}.py": CLEAN for n in range(5)})
     tasks_for(tmp_path, files)

@@ -141,7 +141,7 @@ def test_write_error_writes_nothing_and_restores_what_was_written(
             raise OSError(28, "No space left on device")
         real_write_atomic(path, data, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("unsentinel.core.runner.write_atomic", write)
+    monkeypatch.setattr("unsentinel.core.transaction.write_atomic", write)
     result = CliRunner().invoke(main, ["apply", "."])
     assert result.exit_code == 2
     other = "b.py" if failing == "a.py" else "a.py"

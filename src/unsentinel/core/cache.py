@@ -19,7 +19,6 @@ import enum
 import hashlib
 import json
 import os
-import stat
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -106,17 +105,10 @@ class CheckCache:
         self.hits = 0
         self.misses = 0
 
-    def key(self, task: FileTask, max_size: int) -> str | None:
-        """The entry's key for the file as it is now; None when it cannot be read (or is
-        too large to be worth reading twice: the pipeline skips it anyway)."""
-        try:
-            info = os.stat(task.path)
-            # Only regular files: reading a FIFO would block (the pipeline reports it).
-            if not stat.S_ISREG(info.st_mode) or info.st_size > max_size:
-                return None
-            data = task.path.read_bytes()
-        except OSError:
-            return None
+    def key(self, task: FileTask, data: bytes) -> str:
+        """The entry's key for the file with the bytes ``data``; the caller reads the file
+        once, and the pipeline works on those same bytes, so a result is always stored
+        under the key of the contents it was computed from."""
         parts = (self.settings, task.display, task.module_name, _sha256(data))
         return _sha256("\0".join(parts).encode())
 

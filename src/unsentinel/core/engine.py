@@ -13,12 +13,13 @@ import os
 import stat
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import libcst as cst
 
-from unsentinel.core.config import Config
+from unsentinel.core.config import Config, generated_modules
 from unsentinel.core.facts import FactBook
 from unsentinel.core.gather import changed_functions, facts_of_context, facts_of_source, merge_facts
 from unsentinel.core.imports import fix_imports
@@ -63,13 +64,13 @@ def analyze(
     return context
 
 
-def apply_edits(context: RuleContext) -> cst.Module:
+def apply_edits(context: RuleContext, suite: Suite) -> cst.Module:
     """Apply every scheduled edit in one transform, then add and remove imports."""
     module = context.module
     if context.edits:
         module = module.visit(_EditApplier(context.edits))
     if context.imports or context.removed_imports:
-        module = _fix_imports(module, context)
+        module = _fix_imports(module, context, suite)
     return module
 
 
@@ -91,7 +92,7 @@ def rewrite_source(
     if facts is None:
         facts = gather_module(module, config, suite, path=path, module_name=module_name)
     context = analyze(module, config, facts, path=path, module_name=module_name, rules=suite.rules)
-    return fit_to_target(apply_edits(context), config.target).code, list(context.sites)
+    return fit_to_target(apply_edits(context, suite), config.target).code, list(context.sites)
 
 
 def gather_module(
@@ -119,6 +120,38 @@ def gather_module(
 # -- the file pipeline --------------------------------------------------------------------
 
 
+@dataclass
+class Loaded:
+    """A file read, decoded and parsed by LibCST: what every later pass of the run reuses.
+
+    The module is never mutated (edits build a new tree), so the gather rounds and the
+    rewrite can all analyse the same one: a file is parsed by LibCST once per run.
+    """
+
+    data: bytes
+    text: str
+    module: cst.Module
+    source_facts: tuple[object, ...]
+
+
+class FileStore:
+    """One process's memory of the run's files, so that each is read and parsed once.
+
+    ``seeded`` holds bytes the caller has already read (the pool estimate, the check cache's
+    key); :meth:`take` hands it over once. Entries are what :class:`Pipeline` learned
+    loading a file: a :class:`Loaded` module, or the early result (failed, skipped,
+    prefiltered) that every later pass would reach again.
+    """
+
+    def __init__(self, seeded: dict[Path, bytes] | None = None) -> None:
+        self.seeded = seeded if seeded is not None else {}
+        self.entries: dict[Path, Loaded | FileResult] = {}
+
+    def take(self, task: FileTask) -> bytes | None:
+        """Bytes already read for ``task``, handed over once (None: read the file)."""
+        return self.seeded.pop(task.path, None)
+
+
 class Pipeline:
     """The per-file pipeline for one run: built once per worker process, reused per file."""
 
@@ -133,10 +166,14 @@ class Pipeline:
         self.rules = suite.rules
         self.prefilter = Prefilter(self.rules, config)
 
-    def process(self, task: FileTask) -> FileResult:
-        """Run the whole pipeline on one file. Never raises."""
+    def process(self, task: FileTask, store: FileStore | None = None) -> FileResult:
+        """Run the whole pipeline on one file. Never raises.
+
+        With a ``store`` the file is loaded (read, parsed) once for the whole run: a gather
+        pass keeps what it loaded there, the final pass takes it out again.
+        """
         try:
-            return self._process(task)
+            return self._process(task, store or FileStore())
         except RewriteError as exc:
             return _failed(task, f"{exc}; file left unchanged (please report this)")
         except RecursionError:
@@ -144,8 +181,47 @@ class Pipeline:
         except Exception as exc:  # the per-file runner must never take the run down
             return _failed(task, f"internal error: {type(exc).__name__}: {exc}")
 
-    def _process(self, task: FileTask) -> FileResult:
-        data_or_result = _read(task, self.config)
+    def regather(
+        self, task: FileTask, store: FileStore, names: frozenset[str]
+    ) -> FileResult | None:
+        """A later gather round for a file loaded earlier; None where it cannot learn more.
+
+        Only a parsed file that mentions a function whose facts changed can record anything
+        new; files the prefilter or the parser stopped carry the facts of their bytes alone.
+        """
+        loaded = store.entries.get(task.path)
+        if not isinstance(loaded, Loaded):
+            return None
+        if not any(name.encode() in loaded.data for name in names):
+            return None
+        return self.process(task, store)
+
+    def _process(self, task: FileTask, store: FileStore) -> FileResult:
+        # The last pass of a run takes the entry out: nothing after it needs the tree.
+        entry = store.entries.get(task.path) if self.gather else store.entries.pop(task.path, None)
+        if entry is None:
+            entry = self._load(task, store.take(task))
+            if self.gather:
+                store.entries[task.path] = entry
+        if isinstance(entry, FileResult):
+            return entry if self.gather else replace(entry, facts=())
+        context = analyze(
+            entry.module,
+            self.config,
+            self.facts,
+            path=task.display,
+            module_name=task.module_name,
+            rules=self.rules,
+            text=entry.text.removeprefix("\ufeff"),
+        )
+        return self._result(task, entry.data, entry.text, context, entry.source_facts)
+
+    def _load(self, task: FileTask, data: bytes | None) -> Loaded | FileResult:
+        """Read, decode, prefilter and parse one file: everything that depends on its bytes
+        alone, so it is done once however many passes look at the file."""
+        data_or_result = (
+            read_source(task, self.config) if data is None else _generated(task, data, self.config)
+        )
         if isinstance(data_or_result, FileResult):
             return data_or_result
         data = data_or_result
@@ -167,16 +243,7 @@ class Pipeline:
             module = cst.parse_module(data)
         except cst.ParserSyntaxError as exc:
             return _failed(task, _syntax_error(data, exc))
-        context = analyze(
-            module,
-            self.config,
-            self.facts,
-            path=task.display,
-            module_name=task.module_name,
-            rules=self.rules,
-            text=text.removeprefix("\ufeff"),
-        )
-        return self._result(task, data, text, context, source_facts)
+        return Loaded(data, text, module, source_facts)
 
     def _result(
         self,
@@ -196,14 +263,14 @@ class Pipeline:
         ):
             return unchanged
         try:
-            new_module = fit_to_target(apply_edits(context), self.config.target)
+            new_module = fit_to_target(apply_edits(context, self.suite), self.config.target)
         except TargetVersionError as exc:
             raise RewriteError(f"rewrite of {task.display}: {exc}") from exc
         new_bytes = new_module.bytes
         if new_bytes == data:
             return unchanged
-        _validate(text, new_module.code, task.display, self.config.target)
-        self._check_fixed_point(new_module, task)
+        reparsed = _validate(text, new_module.code, task.display, self.config.target)
+        self._check_fixed_point(reparsed, task)
         # The texts feed the diff, which must match the bytes git sees: keep a BOM as U+FEFF.
         bom = "\ufeff" if data.startswith(codecs.BOM_UTF8) else ""
         return FileResult(
@@ -232,7 +299,7 @@ class Pipeline:
         )
         if not (again.edits or again.imports or again.removed_imports):
             return
-        second = apply_edits(again)
+        second = apply_edits(again, self.suite)
         if second.code == rewritten.code:
             return
         raise RewriteError(f"rewrite of {task.display} is not idempotent: {_first_change(again)}")
@@ -247,7 +314,9 @@ def _first_change(context: RuleContext) -> str:
     return "a second run would change the imports"
 
 
-def _read(task: FileTask, config: Config) -> bytes | FileResult:
+def read_source(task: FileTask, config: Config) -> bytes | FileResult:
+    """The file's bytes as the pipeline takes them, or the result that ends it early; also
+    for callers that read before the pipeline runs (the check cache's key)."""
     try:
         info = os.stat(task.path)
     except FileNotFoundError:
@@ -267,6 +336,11 @@ def _read(task: FileTask, config: Config) -> bytes | FileResult:
         return _failed(task, "file vanished before it could be read")
     except OSError as exc:
         return _failed(task, f"cannot read: {exc.strerror}")
+    return _generated(task, data, config)
+
+
+def _generated(task: FileTask, data: bytes, config: Config) -> bytes | FileResult:
+    """``data``, unless the file says it is generated and the project skips such files."""
     if not config.include_generated and is_generated(data):
         return FileResult(task.display, Status.SKIPPED, skip_reason="generated file (@generated)")
     return data
@@ -307,22 +381,23 @@ def _syntax_error(data: bytes, exc: cst.ParserSyntaxError) -> str:
     return f"syntax error at {exc.raw_line}:{exc.raw_column + 1}: {first}"
 
 
-def _validate(original: str, new_code: str, display: str, target: tuple[int, int]) -> None:
-    """Refuse output that does not parse, for LibCST and for the project's lowest Python.
+def _validate(original: str, new_code: str, display: str, target: tuple[int, int]) -> cst.Module:
+    """Refuse output that does not parse, for LibCST and for the project's lowest Python;
+    return LibCST's parse of it, which the fixed-point check then reads as a second run would.
 
     ``ast`` judges with the target's grammar (``feature_version``), as far as the running
     interpreter knows it, and only where the original passes the same test: a file is
     never refused because the running Python is older than the project.
     """
     try:
-        cst.parse_module(new_code)
+        reparsed = cst.parse_module(new_code)
     except cst.ParserSyntaxError as exc:
         raise RewriteError(f"rewrite of {display} does not parse: {exc.message}") from exc
     grammar = min(target, sys.version_info[:2])
     try:
         ast.parse(original, feature_version=grammar)
     except SyntaxError:
-        return
+        return reparsed
     try:
         ast.parse(new_code, feature_version=grammar)
     except SyntaxError as exc:
@@ -330,6 +405,7 @@ def _validate(original: str, new_code: str, display: str, target: tuple[int, int
         raise RewriteError(
             f"rewrite of {display} is not valid Python {version}: {exc.msg}"
         ) from exc
+    return reparsed
 
 
 def _failed(task: FileTask, reason: str) -> FileResult:
@@ -350,12 +426,12 @@ class _EditApplier(cst.CSTTransformer):
         return updated_node if builder is None else builder(updated_node)
 
 
-def _fix_imports(module: cst.Module, context: RuleContext) -> cst.Module:
+def _fix_imports(module: cst.Module, context: RuleContext, suite: Suite) -> cst.Module:
     root = context.config.root
 
     generated = {
-        Path(getattr(context.config, key)).parts[0].removesuffix(".py")
-        for key in ("codes_module", "models_module", "error_codes_module", "error_model_module")
+        Path(path).parts[0].removesuffix(".py")
+        for path in generated_modules(context.config, suite.sections)
     }
 
     def is_first_party(top: str) -> bool:
