@@ -37,11 +37,20 @@ class _Walk:
     tasks: dict[Path, FileTask] = field(default_factory=dict)
     errors: list[tuple[str, str]] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    suffixes: tuple[str, ...] = PYTHON_SUFFIXES
 
 
-def discover(paths: Iterable[Path], config: Config, files_from: Iterable[str] = ()) -> Discovery:
+def discover(
+    paths: Iterable[Path],
+    config: Config,
+    files_from: Iterable[str] = (),
+    *,
+    suffixes: tuple[str, ...] = PYTHON_SUFFIXES,
+) -> Discovery:
+    """``suffixes``: what a directory walk takes (schema files are found the same way)."""
     root = config.root.resolve()
     walk = _Walk(root, pathspec.GitIgnoreSpec.from_lines(_exclude_patterns(config)))
+    walk.suffixes = suffixes
     for raw in [*paths, *(Path(line) for line in files_from if line.strip())]:
         _take_argument(walk, Path(raw))
     tasks = sorted(walk.tasks.values(), key=lambda t: t.display)
@@ -97,7 +106,7 @@ def _walk(walk: _Walk, directory: Path, specs: _Specs) -> Iterator[Path]:
             yield from _symlink(walk, path)
         elif is_dir:
             yield from _walk(walk, path, specs)
-        elif entry.name.endswith(PYTHON_SUFFIXES):
+        elif entry.name.endswith(walk.suffixes):
             yield path
 
 
@@ -107,7 +116,7 @@ def _symlink(walk: _Walk, path: Path) -> Iterator[Path]:
         walk.errors.append((display_path(path), "broken symbolic link"))
     elif not target.is_relative_to(walk.root):
         walk.skipped.append((display_path(path), "symbolic link leaves the project root"))
-    elif target.is_file() and path.name.endswith(PYTHON_SUFFIXES):
+    elif target.is_file() and path.name.endswith(walk.suffixes):
         yield path
     # Symlinked directories inside the root are reached through their real path.
 

@@ -57,7 +57,7 @@ def _site_entry(path: str, site: Site, text: str | None) -> dict[str, Any]:
 
 
 def render_plan(run: RunResult, fmt: str = "json", paths: Sequence[str] = ()) -> str:
-    document = plan_document(run.results, paths)
+    document = plan_document(run.all_results, paths)  # schema sites (contracts) too
     if fmt == "toml":
         import tomli_w
 

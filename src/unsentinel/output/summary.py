@@ -28,6 +28,7 @@ def error_line(path: str, reason: str) -> str:
 def print_errors(console: Console, run: RunResult) -> None:
     for path, reason in run.failed:
         console.print(error_line(path, reason), markup=False)
+    print_manual_changes(console, run)
     for path, reason in run.conflicts:
         console.print(f"held back: {path}: {reason}", markup=False)
     if run.verification is not None and run.verification.broken:
@@ -47,6 +48,19 @@ def print_errors(console: Console, run: RunResult) -> None:
         )
         for path in run.refused_dirty:
             console.print(f"  {path}", markup=False)
+
+
+def print_manual_changes(console: Console, run: RunResult) -> None:
+    """Sites outside Python the run reports but does not change (wire-contract schemas).
+
+    Printed even with ``--quiet``: a schema still declaring strings fails the project's
+    contract tests after ``apply``, so it must never go unmentioned.
+    """
+    for result in run.emitted:
+        for site in result.sites:
+            if site.action is Action.REPORT:
+                where = f"{result.path}:{site.position.line}:{site.position.column}"
+                console.print(f"held for manual change: {where}: {site.message}", markup=False)
 
 
 def statistics(run: RunResult) -> dict[str, int]:

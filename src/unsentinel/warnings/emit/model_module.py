@@ -7,10 +7,13 @@ each field carries its description, so contributors don't have to guess.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from unsentinel.core.config import Config
-from unsentinel.core.model import FileResult, Kind, Status
+from unsentinel.core.fields import ModelField
+from unsentinel.core.model import FileResult, Kind, Severity, Status
+from unsentinel.warnings.settings import warning_settings
 
 DOCSTRING = '''"""A structured warning: how to respond, what happened, where, and which kind.
 
@@ -39,6 +42,31 @@ FIELD_PATH_HELP = (
 CODE_HELP = (
     "Stable identifier of the kind of warning, for consumers that react to it without "
     "parsing the message; the values live in the warning_codes module."
+)
+SEVERITIES = tuple(severity.value for severity in Severity)  # info, advisory, blocking
+
+# The model's fields, in order. The Python model and the JSON Schema that
+# ``apply --update-schemas`` writes into wire contracts are both rendered from this tuple.
+WARNING_FIELDS: tuple[ModelField, ...] = (
+    ModelField(
+        "severity",
+        "Literal[" + ", ".join(f'"{value}"' for value in SEVERITIES) + "]",
+        "string",
+        enum=SEVERITIES,
+        description=SEVERITY_HELP,
+    ),
+    ModelField("message", "str", "string", description=MESSAGE_HELP),
+    ModelField(
+        "field_path",
+        "str | None",
+        "string",
+        default="None",
+        wire_nullable=True,
+        description=FIELD_PATH_HELP,
+    ),
+    ModelField(
+        "code", "str | None", "string", default="None", wire_nullable=True, description=CODE_HELP
+    ),
 )
 HEADER = '''"""The structured ``Warning`` model.
 
@@ -69,12 +97,17 @@ def _quoted(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def emit_model_module(results: list[FileResult], config: Config) -> FileResult | None:
-    if not any(
+def migrates_warnings(results: Sequence[FileResult]) -> bool:
+    """Does the run turn warnings into ``Warning`` objects (a producer rewritten somewhere)?"""
+    return any(
         site.kind is Kind.PRODUCER for result in results if result.changed for site in result.sites
-    ):
+    )
+
+
+def emit_model_module(results: list[FileResult], config: Config) -> FileResult | None:
+    if not migrates_warnings(results):
         return None
-    path = config.root / config.models_module
+    path = config.root / warning_settings(config).models_module
     if path.exists():
         return None
     text = pydantic_model() if uses_pydantic(config.root) else dataclass_model()
@@ -96,7 +129,7 @@ def uses_pydantic(root: Path) -> bool:
 
 
 def pydantic_model() -> str:
-    indent = "        "
+    fields = "".join(_pydantic_field(field) for field in WARNING_FIELDS)
     return f"""{HEADER}
 
 from __future__ import annotations
@@ -109,25 +142,11 @@ from pydantic import BaseModel, Field
 class Warning(BaseModel):
     {DOCSTRING}
 
-    severity: Literal["info", "advisory", "blocking"] = Field(
-        description={described(SEVERITY_HELP, indent)},
-    )
-    message: str = Field(
-        description={described(MESSAGE_HELP, indent)},
-    )
-    field_path: str | None = Field(
-        default=None,
-        description={described(FIELD_PATH_HELP, indent)},
-    )
-    code: str | None = Field(
-        default=None,
-        description={described(CODE_HELP, indent)},
-    )
-"""
+{fields}"""
 
 
 def dataclass_model() -> str:
-    indent = "        "
+    fields = "".join(_dataclass_field(field) for field in WARNING_FIELDS)
     return f"""{HEADER}
 
 from __future__ import annotations
@@ -140,26 +159,23 @@ from typing import Literal
 class Warning:
     {DOCSTRING}
 
-    severity: Literal["info", "advisory", "blocking"] = field(
-        metadata={{
-            "description": {described(SEVERITY_HELP, indent + "    ")}
-        }},
+{fields}"""
+
+
+def _pydantic_field(field: ModelField) -> str:
+    indent = "        "
+    default = f"{indent}default={field.default},\n" if field.default is not None else ""
+    return (
+        f"    {field.name}: {field.annotation} = Field(\n{default}"
+        f"{indent}description={described(field.description, indent)},\n    )\n"
     )
-    message: str = field(
-        metadata={{
-            "description": {described(MESSAGE_HELP, indent + "    ")}
-        }},
+
+
+def _dataclass_field(field: ModelField) -> str:
+    indent = "        "
+    default = f"{indent}default={field.default},\n" if field.default is not None else ""
+    description = described(field.description, indent + "    ")
+    return (
+        f"    {field.name}: {field.annotation} = field(\n{default}"
+        f'{indent}metadata={{\n{indent}    "description": {description}\n{indent}}},\n    )\n'
     )
-    field_path: str | None = field(
-        default=None,
-        metadata={{
-            "description": {described(FIELD_PATH_HELP, indent + "    ")}
-        }},
-    )
-    code: str | None = field(
-        default=None,
-        metadata={{
-            "description": {described(CODE_HELP, indent + "    ")}
-        }},
-    )
-"""
