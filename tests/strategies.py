@@ -241,6 +241,36 @@ def error_dumps(draw: Draw, o: Options) -> str:
         """)
 
 
+def error_commented(draw: Draw, o: Options) -> str:
+    fn, msg, note = draw(_name(o, FUNCS)), draw(_words(o)), draw(_words(o))
+    flag = draw(st.sampled_from(['"success": False,  # {}', '"ok": False,', "# {}"]))
+    return _t(f"""
+        def {fn}_commented(sku):
+            return {{  # {note}
+                {flag.format(note)}
+                # {note}
+                "error": "{msg} not found",  # {note}
+                "sku": sku,  # {note}
+                # {note}
+            }}
+        """)
+
+
+def producer_commented(draw: Draw, o: Options) -> str:
+    fn, msg, note = draw(_name(o, FUNCS)), draw(_words(o)), draw(_words(o))
+    return _t(f"""
+        def {fn}_noted(warnings):
+            warnings.append(
+                # {note}
+                "BLOCK: {msg}"  # {note}
+            )
+            warnings.extend([
+                "Using the default {msg}",  # {note}
+                # {note}
+            ])
+        """)
+
+
 MIGRATABLE: tuple[Fragment, ...] = (
     producer_fstring_constant,
     producer_literal_in_local_list,
@@ -255,6 +285,8 @@ MIGRATABLE: tuple[Fragment, ...] = (
     error_jsonify,
     error_ok_false,
     error_dumps,
+    error_commented,
+    producer_commented,
 )
 
 # -- look-alikes: must come back byte-for-byte ---------------------------------------------

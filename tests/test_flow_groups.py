@@ -13,10 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from unsentinel.core.config import load_config
 from unsentinel.core.model import Action, Mode, Site
 from unsentinel.core.runner import RunResult
-from unsentinel.registry import run
+from unsentinel.registry import load_config, run
 
 
 @pytest.fixture(autouse=True)
@@ -342,3 +341,115 @@ def test_a_dict_key_test_is_not_a_read_of_warnings(tmp_path: Path) -> None:
     assert text is not None
     assert 'return "warnings" in result\n' in text
     assert '"warnings" in warning:' in text
+
+
+# -- asyncio.gather: each unpacked name is its own helper's result ----------------------------
+
+GATHER_CHECKS = """
+    async def check_stock(order) -> str | None:
+        if not order.lines:
+            return "BLOCK: order has no lines"
+        return None
+
+    async def check_credit(order) -> str | None:
+        if order.over_limit:
+            return "Credit limit is close"
+        return None
+"""
+GATHER_TOOL = """
+    import asyncio
+
+    from app.checks import check_credit, check_stock
+
+    async def validate(order, warnings: list[str]) -> None:
+        stock, credit = await asyncio.gather(check_stock(order), check_credit(order))
+        if stock:
+            warnings.append(stock)
+        if credit:
+            warnings.append(credit)
+"""
+
+
+def test_names_unpacked_from_gather_migrate_with_their_helpers(tmp_path: Path) -> None:
+    root = _project(
+        tmp_path,
+        {"app/__init__.py": "", "app/checks.py": GATHER_CHECKS, "app/tool.py": GATHER_TOOL},
+    )
+    result = _diff(root)
+    checks = _new_text(result, "app/checks.py")
+    tool = _new_text(result, "app/tool.py")
+    assert checks is not None and tool is not None
+    # The plain helper changes with the sentinel one: the list never holds both kinds.
+    assert checks.count("-> Warning | None") == 2
+    assert 'message="order has no lines"' in checks
+    assert 'message="Credit limit is close"' in checks
+    assert "warnings: list[Warning]" in tool
+    assert Action.SKIP not in {s.action for s in _warning_sites(result, ".py")}
+
+
+def test_a_gather_group_with_one_unknown_result_is_skipped_whole(tmp_path: Path) -> None:
+    checks = GATHER_CHECKS.replace('return "Credit limit is close"', "return order.credit_note")
+    root = _project(
+        tmp_path, {"app/__init__.py": "", "app/checks.py": checks, "app/tool.py": GATHER_TOOL}
+    )
+    result = _diff(root)
+    assert _new_text(result, "app/checks.py") is None
+    assert _new_text(result, "app/tool.py") is None
+    sites = _warning_sites(result, ".py")
+    assert {s.rule for s in sites} >= {"UNS101", "UNS301"}
+    assert {s.action for s in sites} == {Action.SKIP}
+    blocker = "connected to app/checks.py:8: value of unknown type `order.credit_note`"
+    (producer,) = [s for s in sites if s.rule == "UNS101"]
+    assert producer.reasons[0].startswith(blocker)
+
+
+GATHER_SLOTS = """
+    import asyncio
+
+    async def resolve(location_id) -> tuple[int, str | None]:
+        if location_id is None:
+            return 0, "BLOCK: no location given"
+        return location_id, None
+
+    async def reserve(quantity) -> tuple[int, str | None]:
+        if quantity > 100:
+            return 100, "Quantity capped at 100"
+        return quantity, None
+
+    async def move(request, warnings: list[str]) -> int:
+        (location, where), (quantity, how_many) = await asyncio.gather(
+            resolve(request.location_id), reserve(request.quantity)
+        )
+        if where:
+            warnings.append(where)
+        if how_many:
+            warnings.append(how_many)
+        return location + quantity
+"""
+
+
+def test_tuple_slots_unpacked_from_gather_migrate_with_their_helpers(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"app.py": GATHER_SLOTS})
+    result = _diff(root)
+    text = _new_text(result, "app.py")
+    assert text is not None
+    assert text.count("-> tuple[int, Warning | None]") == 2
+    assert "return 0, Warning(" in text and "return 100, Warning(" in text
+    assert "warnings: list[Warning]" in text
+    assert Action.SKIP not in {s.action for s in _warning_sites(result, "app.py")}
+
+
+def test_a_gather_of_tuple_slots_with_one_unknown_slot_is_skipped_whole(tmp_path: Path) -> None:
+    source = GATHER_SLOTS.replace(
+        'return 100, "Quantity capped at 100"', "return 100, quantity.note"
+    )
+    root = _project(tmp_path, {"app.py": source})
+    result = _diff(root)
+    assert _new_text(result, "app.py") is None
+    sites = _warning_sites(result, "app.py")
+    assert {s.rule for s in sites} >= {"UNS101", "UNS301"}
+    assert {s.action for s in sites} == {Action.SKIP}
+    (producer,) = [s for s in sites if s.rule == "UNS101"]
+    assert producer.reasons == (
+        "connected to app.py:10: value of unknown type `quantity.note` added to a warnings list",
+    )

@@ -10,7 +10,10 @@ the real library entry, :func:`unsentinel.run`, in a scratch project:
 * every line outside a rewritten site is byte-identical (imports may be added or trimmed);
 * a module with nothing to migrate comes back as the same bytes (and is never rewritten);
 * ``plan`` reports exactly the sites ``apply`` acted on: each is rewritten or reviewed (and
-  then its lines change), or skipped / reported / noted (and then they do not).
+  then its lines change), or skipped / reported / noted (and then they do not);
+* no comment is lost or invented: the multiset of ``tokenize`` COMMENT tokens before equals
+  the one after, the ``# TODO(unsentinel)`` review markers the tool adds set aside (the
+  same holds for the three fixtures and the ecosystem cases, checked below).
 
 Example counts: ``UNSENTINEL_EXAMPLES`` if set, else 25 (the default suite); the ``slow``
 nox session runs them again with more (``UNSENTINEL_SLOW_EXAMPLES``, 150 by default).
@@ -19,18 +22,26 @@ nox session runs them again with more (``UNSENTINEL_SLOW_EXAMPLES``, 150 by defa
 from __future__ import annotations
 
 import difflib
+import io
 import os
+import re
 import tempfile
+import tokenize
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import libcst as cst
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import Module, modules
 
+from unsentinel import load_config
 from unsentinel.core.config import Config
+from unsentinel.core.decisions import MARKER
 from unsentinel.core.model import Action, Mode, Site
 from unsentinel.core.runner import RunResult
 from unsentinel.registry import run
@@ -167,6 +178,66 @@ def test_migration_never_corrupts(module: Module) -> None:
 
     _assert_plan_accounts_for_every_site(m, why)
 
+    # Every comment survives; the tool's own review markers are not the user's comments.
+    assert_comments_survive(m.original, m.after_first, why)
+
+
+_MARKER = re.compile(r"\s*" + re.escape(MARKER) + r".*$")
+
+
+def assert_comments_survive(old: bytes, new: bytes, why: str) -> None:
+    """The comments after are the comments before, less those of a module-level constant
+    the tool deleted as unused (a comment documenting it would be left describing nothing):
+    nothing else may be lost, nothing may be added."""
+    before, after = comments(old), comments(new)
+    assert after - before == Counter(), why
+    lost = before - after
+    assert lost - Counter(deleted_constant_comments(old, new)) == Counter(), why
+
+
+def deleted_constant_comments(old: bytes, new: bytes) -> list[str]:
+    """Comments on and above ``NAME = ...`` statements of ``old``'s module level whose name
+    ``new`` no longer assigns there."""
+    kept = set(_module_constants(cst.parse_module(new)))
+    found: list[str] = []
+    for name, line in _module_constants(cst.parse_module(old)).items():
+        if name not in kept:
+            found += [e.comment.value for e in line.leading_lines if e.comment is not None]
+            if line.trailing_whitespace.comment is not None:
+                found.append(line.trailing_whitespace.comment.value)
+    return found
+
+
+def _module_constants(module: cst.Module) -> dict[str, cst.SimpleStatementLine]:
+    constants: dict[str, cst.SimpleStatementLine] = {}
+    for line in module.body:
+        if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1:
+            statement = line.body[0]
+            targets = (
+                [t.target for t in statement.targets]
+                if isinstance(statement, cst.Assign)
+                else [statement.target]
+                if isinstance(statement, cst.AnnAssign)
+                else []
+            )
+            for target in targets:
+                if isinstance(target, cst.Name):
+                    constants[target.value] = line
+    return constants
+
+
+def comments(data: bytes) -> Counter[str]:
+    """The file's comments as Python's tokenizer reads them (encoding from BOM or cookie),
+    each with a ``# TODO(unsentinel)`` marker the tool appended cut off (dropped whole when
+    the comment is nothing but the marker)."""
+    found: Counter[str] = Counter()
+    for token in tokenize.tokenize(io.BytesIO(data).readline):
+        if token.type == tokenize.COMMENT:
+            text = _MARKER.sub("", token.string)
+            if text:
+                found[text] += 1
+    return found
+
 
 def _assert_plan_accounts_for_every_site(m: Migration, why: str) -> None:
     planned = [s for r in m.plan.results for s in r.sites]
@@ -246,3 +317,56 @@ def test_scalar_str_named_warnings_is_not_annotated() -> None:
     )
     new, _sites = rewrite_source(source, Config())
     assert new == source
+
+
+# -- comments survive on code we did not generate ---------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ("mcp_orders", "fulfillment_svc", "error_service")
+
+
+def _assert_comments_survive(result: RunResult, root: Path) -> int:
+    """Every rewritten file keeps its comments; returns how many files were rewritten."""
+    assert result.failed == []
+    rewritten = 0
+    for file in result.results:
+        if file.new_text is None or file.error is not None:
+            continue
+        original = (root / file.path).read_bytes() if (root / file.path).exists() else b""
+        if not original:  # a generated module: nothing of the user's in it
+            continue
+        rewritten += 1
+        new = file.new_text.removeprefix("\ufeff").encode("utf-8")
+        assert_comments_survive(original.removeprefix(BOM), new, file.path)
+    return rewritten
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_every_comment_of_a_fixture_survives(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = ROOT / "fixtures" / name
+    monkeypatch.chdir(root)
+    result = run([root], load_config((root,)), Mode.DIFF, jobs=1)
+    assert _assert_comments_survive(result, root) > 0
+
+
+def test_every_comment_of_the_ecosystem_cases_survives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    readme = ROOT / "tests" / "ecosystem_cases" / "README.md"
+    if not readme.exists():
+        pytest.skip("no ecosystem cases in this checkout")
+    block = re.compile(
+        r"^`(?P<name>[\w/]+\.py)`:\s*\n\s*\n```python\n(?P<code>.*?)```", re.M | re.S
+    )
+    sections = re.split(r"^## ", readme.read_text(encoding="utf-8"), flags=re.M)[1:]
+    assert sections
+    for number, chunk in enumerate(sections):
+        root = tmp_path / f"case{number}"
+        for match in block.finditer(chunk):
+            target = root / match["name"]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(match["code"], encoding="utf-8")
+        if not root.exists():
+            continue
+        monkeypatch.chdir(root)
+        _assert_comments_survive(run([root], load_config((root,)), Mode.DIFF, jobs=1), root)

@@ -142,7 +142,7 @@ class ConsumerFinder:
         if len(node.comparisons) != 1 or not isinstance(node.comparisons[0].operator, cst.Equal):
             return
         right = node.comparisons[0].comparator
-        if not (isinstance(right, cst.Integer) and int(right.value) >= 400):
+        if not (isinstance(right, cst.Integer) and int(right.evaluated_value) >= 400):
             return
         left = node.left
         if isinstance(left, cst.Attribute) and left.attr.value in ("status", "status_code"):

@@ -166,7 +166,7 @@ def call_name(node: cst.Call) -> str | None:
 def status_value(node: cst.BaseExpression) -> int | None:
     """An HTTP status written as ``404``, ``HTTPStatus.NOT_FOUND`` or ``status.HTTP_404_...``."""
     if isinstance(node, cst.Integer):
-        value = int(node.value)
+        value = int(node.evaluated_value)  # 0o600, 0x194, 4_04 too
         return value if 100 <= value <= 599 else None
     if isinstance(node, cst.Attribute):
         name = node.attr.value

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -17,6 +17,8 @@ import libcst.matchers as m
 
 from unsentinel.core.syntax import NodeIndex, annotation_name, dotted, last_name
 from unsentinel.warnings.facts import WarningFacts
+from unsentinel.warnings.inference.derived import derivation_sources
+from unsentinel.warnings.settings import warning_settings
 
 if TYPE_CHECKING:
     from unsentinel.core.rule import RuleContext
@@ -81,6 +83,7 @@ class _Path:
     path: str
     final: bool = False  # nothing more specific can be said (an item of an unindexed list)
     lost: bool = False  # a loop index would have made it precise
+    computed: bool = False  # a call made the value from the input: no fields, no items
 
 
 @dataclass
@@ -125,13 +128,14 @@ class FileAnalysis:
         self.context = context
         self.config = context.config
         self._functions: dict[cst.FunctionDef, FunctionFacts] = {}
+        self._deriving: set[str] = set()
         self.index = context.shared(NodeIndex)
 
     # -- warnings lists ---------------------------------------------------------------
     def is_warning_list_name(self, name: str | None) -> bool:
         if not name:
             return False
-        names = self.config.warning_list_names
+        names = warning_settings(self.config).warning_list_names
         return name in names or any(name.endswith(f"_{n}") for n in names)
 
     def is_warning_list(self, expr: cst.BaseExpression) -> bool:
@@ -185,16 +189,38 @@ class FileAnalysis:
             if expr.value in facts.inputs:
                 return _Path(expr.value)
             loop = self._loop_for(expr.value, facts, site)
-            return None if loop is None else self._indexed(loop, site)
+            if loop is not None:
+                return self._indexed(loop, site)
+            return self._derived(expr.value, facts, site)
         if isinstance(expr, cst.Attribute):
             base = expr.value
             if isinstance(base, cst.Name) and base.value in facts.containers:
                 return _Path(expr.attr.value)
             inner = self._resolve(base, facts, site)
+            if inner is not None and inner.computed:
+                return None  # ``order = fetch(order_id)``: ``order.status`` is remote state
             if inner is None or inner.final:
                 return inner  # ``row.sku`` where row has no index: the list is all we can name
             return _Path(f"{inner.path}.{expr.attr.value}")
         return None
+
+    def _derived(self, name: str, facts: FunctionFacts, site: cst.CSTNode) -> _Path | None:
+        """A local computed from exactly one input stands for it (``inference/derived.py``)."""
+        value = self.single_assignment(name, facts)
+        if value is None or name in self._deriving:
+            return None
+        self._deriving.add(name)  # ``x = f(x)``: never follow a name into itself
+        try:
+            found = [
+                (self._resolve(source.expr, facts, site), source.computed)
+                for source in derivation_sources(value)
+            ]
+        finally:
+            self._deriving.discard(name)
+        paths = [
+            replace(path, computed=path.computed or by_call) for path, by_call in found if path
+        ]
+        return paths[0] if len({path.path for path in paths}) == 1 else None
 
     def _loop_for(self, name: str, facts: FunctionFacts, site: cst.CSTNode) -> Loop | None:
         """The innermost loop over ``name`` around ``site``, else the last loop over it."""
@@ -500,14 +526,57 @@ def collect_body(analysis: FileAnalysis, facts: FunctionFacts) -> None:
 
 def _record_assign(facts: FunctionFacts, node: cst.Assign) -> None:
     for target in node.targets:
-        if isinstance(target.target, cst.Name):
-            facts.assignments.setdefault(target.target.value, []).append(node.value)
-        elif isinstance(target.target, cst.Tuple):
-            value = node.value.expression if isinstance(node.value, cst.Await) else node.value
-            facts.tuple_assignments.append((target.target, value))
-            for element in target.target.elements:
-                if isinstance(element.value, cst.Name):  # no longer a single assignment
-                    facts.assignments.setdefault(element.value.value, []).extend([value, value])
+        _record_target(facts, target.target, node.value)
+
+
+def _record_target(
+    facts: FunctionFacts, target: cst.BaseExpression, value: cst.BaseExpression
+) -> None:
+    if isinstance(target, cst.Name):
+        facts.assignments.setdefault(target.value, []).append(value)
+    elif isinstance(target, cst.Tuple):
+        value = value.expression if isinstance(value, cst.Await) else value
+        pairs = gathered_pairs(target, value)
+        if pairs is not None:  # each name holds what its own coroutine returns
+            for element, awaited in pairs:
+                _record_target(facts, element, awaited)
+            return
+        facts.tuple_assignments.append((target, value))
+        for each in target.elements:
+            if isinstance(each.value, cst.Name):  # no longer a single assignment
+                facts.assignments.setdefault(each.value.value, []).extend([value, value])
+
+
+def gathered_pairs(
+    target: cst.Tuple, value: cst.BaseExpression
+) -> list[tuple[cst.BaseExpression, cst.BaseExpression]] | None:
+    """``a, (v, w) = await asyncio.gather(f(), g())``: (``a``, ``f()``), (``(v, w)``, ``g()``).
+
+    ``gather`` returns its coroutines' results in order, so each unpacked name is what its
+    own coroutine returns: one flow per pair, as if ``a = await f()``. Not with starred
+    parts, a count that does not match, or keywords (``return_exceptions=True`` puts
+    exceptions among the values).
+    """
+    value = value.expression if isinstance(value, cst.Await) else value
+    if not isinstance(value, cst.Call) or not _is_gather(value.func):
+        return None
+    elements, args = target.elements, value.args
+    if any(isinstance(e, cst.StarredElement) for e in elements) or len(elements) != len(args):
+        return None
+    if any(a.star or a.keyword is not None for a in args):
+        return None
+    return [(e.value, a.value) for e, a in zip(elements, args, strict=True)]
+
+
+def _is_gather(func: cst.BaseExpression) -> bool:
+    """``asyncio.gather`` or a ``gather`` imported from it."""
+    if isinstance(func, cst.Attribute):
+        return (
+            func.attr.value == "gather"
+            and isinstance(func.value, cst.Name)
+            and func.value.value == "asyncio"
+        )
+    return isinstance(func, cst.Name) and func.value == "gather"
 
 
 def _record_loop(
@@ -534,7 +603,8 @@ def _record_loop(
             target = second
     if not isinstance(target, cst.Name):
         return
-    container, _ = analysis.input_path(iterable, facts, node)
+    resolved = analysis._resolve(iterable, facts, node)
+    container = None if resolved is None or resolved.computed else resolved.path
     if container is not None:
         facts.add_loop(Loop(node, target.value, container, index_name, start))
 
@@ -553,5 +623,5 @@ def _enumerate_start(args: Sequence[cst.Arg]) -> int:
             arg.keyword is None and position == 1
         )
         if is_start and isinstance(arg.value, cst.Integer):
-            return int(arg.value.value)
+            return int(arg.value.evaluated_value)  # 0x1, 0o1 and 1_0 too
     return 0

@@ -19,6 +19,7 @@ import libcst as cst
 from unsentinel.core.config import Config
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.syntax import last_name
+from unsentinel.warnings.analysis import gathered_pairs
 from unsentinel.warnings.candidates import uses_warning_list
 from unsentinel.warnings.carriers import BUILTIN_CALLS, FileCarriers, is_helper_call
 from unsentinel.warnings.facts import TupleSlot, WarningShape
@@ -33,6 +34,7 @@ from unsentinel.warnings.graph import (
 )
 from unsentinel.warnings.rewrite import WarningRewriter
 from unsentinel.warnings.rule import warning_list_patterns
+from unsentinel.warnings.settings import warning_settings
 from unsentinel.warnings.strings import is_stringish, text_marker
 
 APPENDERS = {"append": 0, "insert": 1}
@@ -64,25 +66,33 @@ class WarningProducer(WarningRewriter):
 
     @classmethod
     def needles(cls, config: Config) -> tuple[bytes, ...]:
-        markers = tuple(m.rstrip().encode() for m in config.severity_markers if m.strip())
-        constants = tuple(c.encode() for c in config.sentinel_constants)
-        lists = tuple(n.encode() for n in config.warning_list_names)
+        markers = tuple(
+            m.rstrip().encode() for m in warning_settings(config).severity_markers if m.strip()
+        )
+        constants = tuple(c.encode() for c in warning_settings(config).sentinel_constants)
+        lists = tuple(n.encode() for n in warning_settings(config).warning_list_names)
         return markers + constants + (lists if not cls.sentinel_only else ())
 
     @classmethod
     def patterns(cls, config: Config) -> tuple[bytes, ...]:
         markers = tuple(
-            re.escape(m.rstrip().encode()) for m in config.severity_markers if m.strip()
+            re.escape(m.rstrip().encode())
+            for m in warning_settings(config).severity_markers
+            if m.strip()
         )
-        constants = tuple(re.escape(c.encode()) for c in config.sentinel_constants)
+        constants = tuple(
+            re.escape(c.encode()) for c in warning_settings(config).sentinel_constants
+        )
         lists = warning_list_patterns(config) if not cls.sentinel_only else ()
         return markers + constants + lists
 
     @classmethod
     def refine(cls, data: bytes, tree: ast.Module, config: Config) -> bool:
         """A marker or a sentinel constant in the text, or a warnings list in the code."""
-        words = [m.rstrip() for m in config.severity_markers if m.strip()]
-        if any(word.encode() in data for word in (*words, *config.sentinel_constants)):
+        words = [m.rstrip() for m in warning_settings(config).severity_markers if m.strip()]
+        if any(
+            word.encode() in data for word in (*words, *warning_settings(config).sentinel_constants)
+        ):
             return True
         return not cls.sentinel_only and uses_warning_list(tree, config)
 
@@ -110,7 +120,7 @@ class WarningProducer(WarningRewriter):
 
     def visit_Module(self, node: cst.Module) -> None:
         for name, value in self.analysis.module_string_constants.items():
-            if text_marker(value, self.config.severity_markers) is not None:
+            if text_marker(value, warning_settings(self.config).severity_markers) is not None:
                 self.notes.marker_constants[name] = value
 
     # -- where warnings flow --------------------------------------------------------
@@ -374,18 +384,46 @@ class WarningProducer(WarningRewriter):
             self.notes.tuple_slots.add(TupleSlot(callee, index))
 
     def _record_unpacked_flow(self, node: cst.Assign) -> None:
-        """``loc, note = resolve(...)`` then ``warnings.append(note)``: resolve#1 is a warning."""
+        """``loc, note = resolve(...)`` then ``warnings.append(note)``: resolve#1 is a warning.
+
+        With ``asyncio.gather(check_x(), check_y())`` each unpacked part is its own
+        coroutine's result: a name is what that helper returns, a tuple its slots.
+        """
         target = node.targets[0].target if len(node.targets) == 1 else None
         if not isinstance(target, cst.Tuple) or not isinstance(node.value, (cst.Call, cst.Await)):
             return
         function = self.analysis.enclosing_function(node)
         if function is None:
             return
+        pairs = gathered_pairs(target, node.value)
+        if pairs is None:
+            self._record_slots(target, node.value, function)
+            return
+        for element, value in pairs:
+            if isinstance(element, cst.Tuple):
+                self._record_slots(element, value, function)
+            elif isinstance(element, cst.Name) and self._flows_into_warnings(
+                element.value, function
+            ):
+                self._record_call_flow(value, WarningShape.ITEM)
+                callee = _helper_called(value)
+                if callee is not None:  # the name and the helper's result: one group
+                    self.carriers.link(self.carriers.of(element), (ReturnCarrier(callee),))
+
+    def _record_slots(
+        self, target: cst.Tuple, value: cst.BaseExpression, function: cst.FunctionDef
+    ) -> None:
+        """Slot ``index`` of what the helper returns is a warning where its name flows into a
+        warnings list; the name and the slot are one group."""
         for index, element in enumerate(target.elements):
             if isinstance(element.value, cst.Name) and self._flows_into_warnings(
                 element.value.value, function
             ):
-                self._record_slot_flow(node.value, index)
+                self._record_slot_flow(value, index)
+                callee = _helper_called(value)
+                if callee is not None:
+                    slot = (SlotCarrier(callee, index),)
+                    self.carriers.link(self.carriers.of(element.value), slot)
 
     def _flows_into_warnings(self, name: str, function: cst.FunctionDef) -> bool:
         for call in self.analysis.index.within(cst.Call, function):

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from unsentinel.core.config import Config, error_helper_target, module_path
+from unsentinel.core.config import Config
 from unsentinel.core.layout import fit_to_line
 from unsentinel.core.model import Action, Inferred, Kind
 from unsentinel.core.rule import Example, Rule, RuleContext
@@ -21,6 +21,7 @@ from unsentinel.errors.consumers import ConsumerFinder
 from unsentinel.errors.facts import ErrorFacts, ErrorNotes
 from unsentinel.errors.lookalikes import reason as lookalike_reason
 from unsentinel.errors.lookalikes import suspicious, unclear_bare
+from unsentinel.errors.settings import error_helper_target, error_settings, module_path
 from unsentinel.errors.shapes import (
     DETAIL_CONTAINERS,
     MESSAGE_KEYS,
@@ -468,12 +469,69 @@ class ErrorDict(Rule):
         error = self._error_for(node, message, status, extras=extras, spreads=spreads)
         self._returns_error(node)
         response = self._response(error)
+        comments = self._comment_plan(node, shape, values)
+        multiline = build.breaks_lines(node)
         self.context.replace(
-            node, lambda updated: self._fit(build.carry_updates(response, node, updated), node)
+            node,
+            lambda updated: self._fit(
+                build.carry_updates(response, node, updated), node, comments, multiline
+            ),
         )
 
-    def _fit(self, built: cst.BaseExpression, site: cst.CSTNode) -> cst.BaseExpression:
-        """Break the new construction over lines as the project's formatter would."""
+    def _comment_plan(
+        self, node: cst.Dict, shape: Shape, values: dict[str, cst.BaseExpression]
+    ) -> dict[build.Path, build.Comments]:
+        """Where each comment of the old dict goes in the new construction: a key's comments
+        to the part that took its value, a dropped key's (a flag, a status) to the
+        envelope's ``"success"`` (the helper's code argument)."""
+        envelope = not self._uses_helper
+        message: build.Path = ("error", "message") if envelope else ("#1",)
+        details: build.Path = ("error", "details") if envelope else ("#2",)
+        flag: build.Path = ("success",) if envelope else ("#0",)
+        extracted = {
+            key
+            for key in shape.extra_keys
+            if key in DETAIL_CONTAINERS
+            and isinstance(values[key], cst.Dict)
+            and elements_by_key(cst.ensure_type(values[key], cst.Dict)) is not None
+        }
+        carried = {shape.message_key, *shape.extra_keys} - {"status"} - extracted
+        found = build.comments_of(node, dropped=frozenset(set(values) - carried - extracted))
+        plan: dict[build.Path, build.Comments] = {
+            build.OPENING: found.opening,
+            build.CLOSING: found.closing,
+        }
+
+        def add(path: build.Path, part: build.Comments) -> None:
+            plan.setdefault(path, build.Comments()).absorb(part)
+
+        for key, part in found.by_key.items():
+            if key == shape.message_key:
+                add(message, part)
+            elif key in extracted:
+                add(details, part)
+                inner = build.comments_of(cst.ensure_type(values[key], cst.Dict))
+                add(details, inner.opening)
+                add(details, inner.closing)
+                for inner_key, inner_part in inner.by_key.items():
+                    add((*details, inner_key), inner_part)
+            elif key in carried and key not in DETAIL_CONTAINERS:
+                add((*details, key), part)
+            elif key in carried:
+                add(details, part)  # spread into the details: ``**value``
+            else:
+                add(flag, part)
+        return plan
+
+    def _fit(
+        self,
+        built: cst.BaseExpression,
+        site: cst.CSTNode,
+        comments: dict[build.Path, build.Comments] | None = None,
+        multiline: bool = False,
+    ) -> cst.BaseExpression:
+        """Break the new construction over lines as the project's formatter would, keeping
+        a multi-line dict multi-line and every comment it held."""
         position = self.context.position(site)
         lines = self.context.text.splitlines()
         statement = next(
@@ -483,13 +541,16 @@ class ErrorDict(Rule):
         start = self.context.position(statement).line if statement is not None else position.line
         block = _indentation(lines[start - 1])
         base = _indentation(lines[position.line - 1])[len(block) :]
-        return fit_to_line(
+        unit = self.context.module.default_indent
+        fitted = fit_to_line(
             built,
             column=position.column - 1,
             base=base,
-            indent_unit=self.context.module.default_indent,
+            indent_unit=unit,
             line_length=self.config.line_length,
         )
+        layout = build.Layout(base, len(block), unit, self.config.line_length)
+        return build.place_comments(fitted, comments or {}, layout, multiline=multiline)
 
     def _error_for(
         self,
@@ -518,7 +579,7 @@ class ErrorDict(Rule):
             text.text,
             external_binary=external_binary,
             translated=text.translated,
-            custom=self.config.error_codes,
+            custom=error_settings(self.config).error_codes,
         )
         decided = self.context.decide(node, "code", code)  # an edited plan's code, if any
         code = decided if decided.value is not None else code  # an error always has a code
@@ -536,7 +597,7 @@ class ErrorDict(Rule):
     # -- the configured target ----------------------------------------------------------
     @property
     def _uses_helper(self) -> bool:
-        return self.config.error_target == "helper"
+        return error_settings(self.config).error_target == "helper"
 
     def _response(self, error: _Error) -> cst.BaseExpression:
         """The whole failed response: the spec's envelope, or the configured helper's call."""
@@ -552,7 +613,9 @@ class ErrorDict(Rule):
 
     def _detail_call(self, error: _Error) -> cst.Call:
         codes_module = self._codes_module()
-        self.context.add_import(module_of(self.config.error_model_module), MODEL_NAME)
+        self.context.add_import(
+            module_of(error_settings(self.config).error_model_module), MODEL_NAME
+        )
         return build.error_detail_call(
             MODEL_NAME, codes_module, error.code, error.message, error.details
         )
@@ -565,7 +628,7 @@ class ErrorDict(Rule):
 
     def _codes_module(self) -> str:
         """Imports the codes module; returns the name the rewritten code refers to it by."""
-        codes_module = module_of(self.config.error_codes_module)
+        codes_module = module_of(error_settings(self.config).error_codes_module)
         self.context.add_import(*_import_of(codes_module))
         return codes_module.rsplit(".", 1)[-1]
 
