@@ -2,6 +2,7 @@
 
     python benchmarks/inference.py               # print the figures
     python benchmarks/inference.py --write-doc   # ... and put them into docs/inference.md
+    python benchmarks/inference.py --only NAME   # one package, for a quick look
 
 The labels are in ``benchmarks/inference_labels.toml`` (see its header). For each pinned
 package the script downloads the sdist (``sdists.py``, verified by sha256, cached outside
@@ -39,7 +40,7 @@ from typing import Any
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
+    import tomli as tomllib  # type: ignore[no-redef,import-not-found,unused-ignore]
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sdists import Pin, fetch  # noqa: E402
@@ -452,8 +453,18 @@ def main() -> None:
         "--unsentinel", default=str(UNSENTINEL), help="the unsentinel command to run"
     )
     parser.add_argument("--dump", type=Path, help="also write every site's comparison as JSON here")
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="NAME",
+        help="measure only this package (repeatable; a quick look, never written as figures)",
+    )
     args = parser.parse_args()
+    if args.only and args.write_doc:
+        parser.error("--write-doc needs every package: the figures are the whole set's")
     packages, labels = load_labels()
+    if args.only:
+        packages = {k: v for k, v in packages.items() if v[0].name in args.only}
     outcomes: list[Outcome] = []
     for key, (pin, list_names) in sorted(packages.items()):
         mine = [label for label in labels if label.package == key]

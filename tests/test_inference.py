@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from unsentinel import Mode, load_config, run
-from unsentinel.core.config import Config
 from unsentinel.core.model import Confidence, Severity
+from unsentinel.registry import configured
 from unsentinel.warnings.inference.code import (
     GENERIC_ENTITY_NOUNS,
     Template,
@@ -332,7 +332,8 @@ def test_domain_nouns_come_from_configuration() -> None:
     template = "MO {} is already completed."
     assert slug_for(template) == "mo_already_completed"  # no order-domain words built in
     assert (
-        slug_for(template, nouns=entity_nouns(Config(entity_nouns=("MO",)))) == "already_completed"
+        slug_for(template, nouns=entity_nouns(configured(entity_nouns=("MO",))))
+        == "already_completed"
     )
 
 

@@ -27,6 +27,7 @@ from unsentinel.warnings.inference.field_path import infer_field_path
 from unsentinel.warnings.inference.severity import infer_severity
 from unsentinel.warnings.inference.structure import Structure, structure_of
 from unsentinel.warnings.rule import WarningRule
+from unsentinel.warnings.settings import warning_settings
 from unsentinel.warnings.strings import (
     Marker,
     RuntimePrefix,
@@ -49,13 +50,13 @@ class WarningRewriter(WarningRule):
         """``site`` is the node in the original tree (``expr`` may be a rebuilt copy)."""
         return strip_marker(
             expr,
-            self.config.severity_markers,
+            warning_settings(self.config).severity_markers,
             self._constant_marker,
             self._runtime_prefix(site if site is not None else expr),
         )
 
     def _constant_marker(self, name: str) -> Marker | None:
-        if name in self.config.sentinel_constants:
+        if name in warning_settings(self.config).sentinel_constants:
             return Marker(name, Severity.BLOCKING)
         value = self.facts.marker_constants.get(name)
         if value is None:
@@ -64,7 +65,7 @@ class WarningRewriter(WarningRule):
             return None
         from unsentinel.warnings.strings import text_marker
 
-        found = text_marker(value, self.config.severity_markers)
+        found = text_marker(value, warning_settings(self.config).severity_markers)
         return None if found is None else Marker(name, found.severity)
 
     def _runtime_prefix(self, site: cst.BaseExpression) -> Callable[[str], RuntimePrefix | None]:
@@ -93,7 +94,10 @@ class WarningRewriter(WarningRule):
         if name is not None and not isinstance(expr, cst.SimpleString):
             return self._constant_marker(name)
         stripped = strip_marker(
-            expr, self.config.severity_markers, self._constant_marker, lambda _: None
+            expr,
+            warning_settings(self.config).severity_markers,
+            self._constant_marker,
+            lambda _: None,
         )
         return stripped.marker if stripped else None
 
@@ -164,7 +168,7 @@ class WarningRewriter(WarningRule):
             template,
             marker.text if marker else None,
             marker.severity if marker else None,
-            self.config.info_keywords,
+            warning_settings(self.config).info_keywords,
             structure,
         )
         return severity, f'"{severity.value}"'
@@ -200,6 +204,7 @@ class WarningRewriter(WarningRule):
             severity=severity,
             unindexed_loop=lost,
             absent=absent,
+            text=" ".join(part for part in parts if isinstance(part, str)),
         )
 
     def _code(self, template: str, function: cst.FunctionDef | None) -> Inferred:
@@ -303,7 +308,7 @@ class WarningRewriter(WarningRule):
         from unsentinel.core.discovery import module_name  # files -> engine -> rules: import late
 
         config = self.config
-        codes_module = module_name(config.root / config.codes_module, config.root)
+        codes_module = module_name(config.root / warning_settings(config).codes_module, config.root)
         package, _, name = codes_module.rpartition(".")
         if self.context.module_name == codes_module:
             return name
@@ -313,7 +318,9 @@ class WarningRewriter(WarningRule):
             self.context.add_import(package, name)
         else:
             self.context.add_import(name)
-        models_module = module_name(config.root / config.models_module, config.root)
+        models_module = module_name(
+            config.root / warning_settings(config).models_module, config.root
+        )
         if with_model and self.context.module_name != models_module:
             alias = self._warning_class_name()
             self.context.add_import(models_module, "Warning", None if alias == "Warning" else alias)

@@ -1,10 +1,12 @@
 """Codes: a stable snake_case slug per message *template*.
 
 A template is the message with its placeholders replaced by ``{}``. Messages that share a
-template share a code, across files; two different templates never share one. The slug
-keeps at most four meaningful words of the first sentence: placeholders, entity nouns and
-stop-words are dropped. Collisions resolve deterministically (sorted by template text):
-the first template keeps the short slug, later ones grow a word at a time, then a number.
+template share a code, across files, and so do rephrasings of one situation (the same
+meaningful words in any order); two situations never share one. The slug keeps at most
+four meaningful words of the first sentence: placeholders, entity nouns, stop-words and
+filler ("got") are dropped, idioms of repetition read as ``duplicate``. Collisions resolve
+deterministically (sorted by template text): the first template keeps the short slug,
+later ones grow a word at a time, then a number.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from unsentinel.warnings.settings import warning_settings
 
 if TYPE_CHECKING:
     from unsentinel.core.config import Config
@@ -106,7 +110,27 @@ STOP_WORDS = frozenset(
         "just",
         "further",
         "such",
+        # Filler that says how the author noticed, not what is wrong: "must be positive,
+        # got {}" is the situation "quantity not positive" whatever value came in. (Not
+        # "received": "PO {} is fully received" names the situation with it.)
+        "got",
     ]
+)
+
+# Idioms that name a condition in several words: "appears more than once" is a duplicate.
+# Rewritten to the condition word before the words are counted, so "SKU {} appears more
+# than once" and "duplicate SKU {}" name one situation.
+_IDIOMS = (
+    (
+        re.compile(
+            r"\b(?:(?:appears?|occurs?|is listed|listed|is given|given|is used|used|"
+            r"is specified|specified|is repeated)\s+)?"
+            r"(?:more than once|twice|multiple times|several times)\b",
+            re.IGNORECASE,
+        ),
+        " duplicate ",
+    ),
+    (re.compile(r"\b(?:is repeated|repeated)\b", re.IGNORECASE), " duplicate "),
 )
 
 # Words that name *what* a warning is about rather than *what is wrong*, in any domain.
@@ -140,7 +164,7 @@ def slug_words(template: str, nouns: frozenset[str] = GENERIC_ENTITY_NOUNS) -> l
     A clause that is only a label ("Row {}:", "rows[{}]:") is skipped; if no clause has two
     meaningful words, the whole message is used.
     """
-    text = _PARENTHETICAL.sub(" ", _PLACEHOLDER.sub(" ", template))
+    text = _PARENTHETICAL.sub(" ", _PLACEHOLDER.sub(" ", _plain_idioms(template)))
     for clause in _SENTENCE_END.split(text):
         words = _meaningful(clause, nouns)
         if len(words) >= 2:
@@ -163,8 +187,29 @@ def _keep_condition(words: list[str]) -> list[str]:
 def extended_words(template: str, nouns: frozenset[str] = GENERIC_ENTITY_NOUNS) -> list[str]:
     """The slug words followed by every other meaningful word: material to disambiguate."""
     words = slug_words(template, nouns)
-    rest = [w for w in _meaningful(_PLACEHOLDER.sub(" ", template), nouns) if w not in words]
+    plain = _PLACEHOLDER.sub(" ", _plain_idioms(template))
+    rest = [w for w in _meaningful(plain, nouns) if w not in words]
     return words + rest
+
+
+def _plain_idioms(text: str) -> str:
+    for pattern, replacement in _IDIOMS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def situation_key(words: Iterable[str]) -> frozenset[str]:
+    """What a code names, order and number aside: ``positive_quantity`` and
+    ``quantity_positive_got`` are one situation. Plural ``s`` and filler words are dropped."""
+    return frozenset(
+        _singular(w) for part in words for w in part.lower().split("_") if w and w not in STOP_WORDS
+    )
+
+
+def _singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return f"{word[:-3]}y"
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 NEGATIONS = frozenset({"no", "not", "without"})
@@ -281,20 +326,31 @@ def assign_codes(
 ) -> tuple[dict[str, str], dict[str, str]]:
     """Map each template text to a constant name, and each constant name to its value.
 
-    ``existing`` (constant name -> value, from a ``warning_codes`` module a human may have
-    edited) wins: a template whose slug is an existing value uses that constant's name.
+    Rephrasings of one situation share a code: templates with the same meaningful words,
+    in any order ("{} must be positive, got {}" and "must be positive: {}"), are one
+    situation. ``existing`` (constant name -> value, from a ``warning_codes`` module a
+    human may have edited) wins: a template whose slug is an existing value, or names the
+    same situation (an older slug with a filler word), uses that constant's name.
     """
     existing = dict(existing or {})
     by_value = {value: name for name, value in existing.items()}
+    by_situation = {situation_key([value]): name for name, value in sorted(existing.items())}
     values: dict[str, str] = dict(existing)
     used_slugs: dict[str, str] = {}  # slug -> template that owns it
+    situations: dict[frozenset[str], str] = {}  # a situation -> its constant name
     codes: dict[str, str] = {}
     for text in sorted({t.text for t in templates}):
-        slug = _unique_slug(text, used_slugs, nouns)
-        used_slugs[slug] = text
-        name = by_value.get(slug) or constant_name(slug)
+        situation = situation_key(extended_words(text, nouns))
+        name = situations.get(situation)
+        if name is None:
+            slug = _unique_slug(text, used_slugs, nouns)
+            used_slugs[slug] = text
+            name = (
+                by_value.get(slug) or by_situation.get(situation_key([slug])) or constant_name(slug)
+            )
+            values.setdefault(name, slug)
+            situations[situation] = name
         codes[text] = name
-        values.setdefault(name, slug)
     return codes, values
 
 
@@ -316,4 +372,4 @@ def _unique_slug(text: str, used: Mapping[str, str], nouns: frozenset[str]) -> s
 
 def entity_nouns(config: Config) -> frozenset[str]:
     """The generic entity nouns plus the project's own (``entity-nouns``)."""
-    return GENERIC_ENTITY_NOUNS | {noun.lower() for noun in config.entity_nouns}
+    return GENERIC_ENTITY_NOUNS | {noun.lower() for noun in warning_settings(config).entity_nouns}

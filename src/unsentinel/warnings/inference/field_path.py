@@ -9,6 +9,10 @@ The rule collects three ordered candidate lists for a warning site and this modu
 3. *guarding*: inputs in the ``if`` condition that guards the warning.
 
 None of them means the warning is about state (``"order is already DONE"``): ``None``.
+Several candidates of one kind tie; the one whose name the message says in part wins
+(``payment_kind`` for "payment kind {} is not supported"), still ``low``. Locals derived
+from an input (``code = normalize(item.code)``) are resolved to it before this module
+sees them (``derived.py``).
 An info warning about an optional input left out (``if request.ship_by is None:``) points
 at that input; any other info warning gives context and has no culprit.
 
@@ -20,9 +24,12 @@ often tests something the message is not about.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from unsentinel.core.model import Inferred, Severity
+
+_WORDS = re.compile(r"[A-Za-z]+")
 
 
 def infer_field_path(
@@ -33,17 +40,22 @@ def infer_field_path(
     severity: str | None = None,
     unindexed_loop: bool = False,
     absent: str | None = None,
+    text: str = "",
 ) -> Inferred:
-    """``absent``: the optional input whose ``is None`` test guards the warning."""
+    """``absent``: the optional input whose ``is None`` test guards the warning; ``text``:
+    the message's literal text, whose words break a tie between several candidates."""
     if severity == Severity.INFO:
         if absent is not None:
             return Inferred.low(absent, f"guard: the optional input {absent!r} was left out")
         return Inferred.low(None, "info: context, no input is at fault")
-    picked = _pick(_unique(mentioned), _unique(interpolated), _unique(guarding))
+    spoken = {_singular(w.lower()) for w in _WORDS.findall(text)}
+    picked = _pick(_unique(mentioned), _unique(interpolated), _unique(guarding), spoken)
     return _maybe_low(picked, unindexed_loop)
 
 
-def _pick(mentioned: list[str], interpolated: list[str], guarding: list[str]) -> Inferred:
+def _pick(
+    mentioned: list[str], interpolated: list[str], guarding: list[str], spoken: set[str]
+) -> Inferred:
     if mentioned:
         subject = mentioned[0]
         if subject in guarding:
@@ -58,15 +70,36 @@ def _pick(mentioned: list[str], interpolated: list[str], guarding: list[str]) ->
         if len(interpolated) == 1:
             reason = f"shown: the message interpolates {interpolated[0]!r} (may be context)"
             return Inferred.low(interpolated[0], reason)
-        others = ", ".join(interpolated[1:])
-        return Inferred.low(interpolated[0], f"shown: first of several inputs (also {others})")
+        return _tie("shown", interpolated, interpolated[0], spoken)
     if guarding:
         if len(guarding) == 1:
             reason = f"guarding: the warning is guarded by a condition on {guarding[0]!r}"
             return Inferred.low(guarding[0], reason)
-        others = ", ".join(guarding[:-1])
-        return Inferred.low(guarding[-1], f"guarding: last of several inputs (also {others})")
+        return _tie("guarding", guarding, guarding[-1], spoken)
     return Inferred.low(None, "fallback: no input in the message or its condition")
+
+
+def _tie(signal: str, candidates: list[str], default: str, spoken: set[str]) -> Inferred:
+    """Several inputs, one signal: the one whose name the message says in part wins
+    ("payment kind {kind} is not supported" under ``if request.payment_kind ...`` ->
+    ``payment_kind``); otherwise ``default``. Low either way: a tie is a guess."""
+    named = [path for path in candidates if _name_parts(path) & spoken]
+    if len(named) == 1:
+        others = ", ".join(path for path in candidates if path != named[0])
+        reason = f"{signal}: the message names part of {named[0]!r} (also {others})"
+        return Inferred.low(named[0], reason)
+    others = ", ".join(path for path in candidates if path != default)
+    return Inferred.low(default, f"{signal}: a tie between several inputs (also {others})")
+
+
+def _name_parts(path: str) -> set[str]:
+    """``items[{i}].unit_price`` -> {"unit", "price"}: the words of the field's own name."""
+    leaf = path.rsplit(".", 1)[-1].split("[", 1)[0]
+    return {_singular(part.lower()) for part in leaf.split("_") if len(part) > 2}
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 def _maybe_low(value: Inferred, unindexed_loop: bool) -> Inferred:

@@ -1,0 +1,61 @@
+"""Derived locals: which expression a local's value was computed from.
+
+A warning about ``code`` after ``code = normalize(item.code)`` is about the input
+``item.code``; ``charges = request.surcharges`` makes a loop over ``charges`` a loop over
+``surcharges``. The field path should name the input, not the local that renamed it: the
+caller of the operation knows ``surcharges``, not ``charges``.
+
+This module only reads the assigned value's shape; ``FileAnalysis`` resolves the sources
+it names (and keeps one only when exactly one of them is an input, so that
+``lookup(request.a, request.b)`` stays unresolved: two inputs tie, no one is the subject).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+
+
+@dataclass(frozen=True)
+class Source:
+    """An expression a local derives from. ``computed``: a call made the value from it, so
+    the local stands for the input as a whole but has none of its fields --
+    ``order = fetch(order_id)`` is about ``order_id``, ``order.status`` is remote state."""
+
+    expr: cst.BaseExpression
+    computed: bool = False
+
+
+def derivation_sources(value: cst.BaseExpression) -> list[Source]:
+    """The expressions ``value`` derives from, in order; empty when it is not a derivation.
+
+    - an alias: ``charges = request.surcharges`` -> ``request.surcharges``;
+    - a default: ``kind = request.kind or "card"`` -> ``request.kind``;
+    - ``await``: its operand;
+    - a call on inputs (computed): ``normalize(item.code)`` -> ``item.code`` (every
+      argument; the caller keeps the ones that are inputs);
+    - a method on a value (computed): ``item.code.strip().upper()`` -> ``item.code``.
+    """
+    if isinstance(value, cst.Await):
+        return derivation_sources(value.expression)
+    if isinstance(value, (cst.Name, cst.Attribute)):
+        return [Source(value)]
+    if isinstance(value, cst.BooleanOperation):
+        return derivation_sources(value.left)
+    if isinstance(value, cst.Call):
+        return [Source(s.expr, computed=True) for s in _call_sources(value)]
+    return []
+
+
+def _call_sources(call: cst.Call) -> list[Source]:
+    func = call.func
+    sources: list[Source] = []
+    if isinstance(func, cst.Attribute):
+        # ``item.code.strip()``: the receiver is the value. ``json.loads(x)`` names a
+        # module, which resolves to no input and is dropped by the caller.
+        sources.extend(derivation_sources(func.value))
+    for arg in call.args:
+        if not arg.star:
+            sources.extend(derivation_sources(arg.value))
+    return sources

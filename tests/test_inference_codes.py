@@ -1,0 +1,68 @@
+"""Codes name a situation: no filler words, one code across rephrasings, old codes kept.
+
+Hand-written messages only (issue 13, item 4): each case is a general signal, not a name
+taken from a labelled package.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from unsentinel.warnings.inference.code import (
+    Template,
+    assign_codes,
+    situation_key,
+    slug_for,
+)
+
+
+@pytest.mark.parametrize(
+    ("template", "slug"),
+    [
+        pytest.param("Quantity must be positive, got {}", "quantity_positive", id="got"),
+        pytest.param("PO {} is fully received", "po_fully_received", id="received stays"),
+        pytest.param("SKU {} appears more than once", "sku_duplicate", id="more than once"),
+        pytest.param("Coupon {} was given twice", "coupon_duplicate", id="twice"),
+        pytest.param("Tag {} is repeated", "tag_duplicate", id="repeated"),
+        pytest.param("Lane {} used multiple times", "lane_duplicate", id="multiple times"),
+    ],
+)
+def test_filler_words_and_idioms_leave_the_situation(template: str, slug: str) -> None:
+    assert slug_for(template) == slug
+
+
+def test_more_keeps_its_meaning_outside_the_idiom() -> None:
+    assert slug_for("Basket holds more than {} lines") == "basket_holds_more_lines"
+
+
+def test_rephrasings_of_one_situation_share_a_code() -> None:
+    templates = [
+        Template("Quantity must be positive, got {}", ""),
+        Template("{} quantity must be positive", ""),
+        Template("quantity must be positive: {}", ""),
+    ]
+    codes, values = assign_codes(templates)
+    assert set(codes.values()) == {"QUANTITY_POSITIVE"}
+    assert values == {"QUANTITY_POSITIVE": "quantity_positive"}
+
+
+def test_different_situations_about_one_subject_keep_their_own_codes() -> None:
+    templates = [
+        Template("Quantity must be positive, got {}", ""),
+        Template("Quantity must be a whole number, got {}", ""),
+    ]
+    codes, _ = assign_codes(templates)
+    assert len(set(codes.values())) == 2
+
+
+def test_an_existing_code_wins_even_when_the_slug_lost_a_filler_word() -> None:
+    """A re-run after the slug rules changed keeps the constant the module already has."""
+    existing = {"QTY_NOT_POSITIVE": "quantity_positive_got"}
+    codes, values = assign_codes([Template("Quantity must be positive, got {}", "")], existing)
+    assert codes == {"Quantity must be positive, got {}": "QTY_NOT_POSITIVE"}
+    assert values == existing
+
+
+def test_situation_key_ignores_order_plural_and_filler() -> None:
+    assert situation_key(["positive_quantities_got"]) == situation_key(["quantity", "positive"])
+    assert situation_key(["address_missing"]) != situation_key(["address_invalid"])

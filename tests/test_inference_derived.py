@@ -1,0 +1,186 @@
+"""Field paths through derived locals (issue 13, item 3), on hand-written code.
+
+A local computed from one input stands for that input; a loop over an alias of an input
+list is a loop over the list; two inputs feeding one local tie, and name neither.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+import pytest
+
+from unsentinel import Mode, load_config, run
+from unsentinel.core.model import Confidence
+from unsentinel.warnings.inference.derived import derivation_sources
+from unsentinel.warnings.inference.field_path import infer_field_path
+
+SOURCE = """
+from dataclasses import dataclass
+
+
+@dataclass
+class Line:
+    code: str
+    amount: int
+    price: int
+
+
+@dataclass
+class QuoteRequest:
+    items: list[Line]
+    surcharges: list[Line]
+    payment_kind: str
+
+
+def normalize(text: str) -> str:
+    return text.strip().upper()
+
+
+def quote(request: QuoteRequest, limit: int) -> list[str]:
+    warnings = []
+    for i, item in enumerate(request.items):
+        code = normalize(item.code)
+        if code not in KNOWN:
+            warnings.append(f"unknown code {code}")
+        total = item.price * limit
+        if total > 100:
+            warnings.append(f"total {total} is high")
+    charges = request.surcharges
+    for n, charge in enumerate(charges, 1):
+        if charge.amount < 0:
+            warnings.append(f"surcharge {n} is negative: {charge.amount}")
+    kind = request.payment_kind or "card"
+    if kind not in ("card", "invoice"):
+        warnings.append(f"payment kind {kind} is not supported")
+    order = fetch_order(request.payment_kind)
+    if order.status == "closed":
+        warnings.append(f"closed order {order.status}")
+    for row in fetch_rows(request.items):
+        warnings.append(f"fetched {row.code}")
+    stamp = stamp_of(stamp)  # a name derived from itself: the analysis must not loop
+    warnings.append(f"stamped {stamp}")
+    return warnings
+
+
+def stamp_of(value: object) -> str:
+    return str(value)
+
+
+def fetch_order(kind: str) -> Line:
+    return Line(kind, 0, 0)
+
+
+def fetch_rows(items: list[Line]) -> list[Line]:
+    return items
+
+
+KNOWN = {"A"}
+"""
+
+
+@pytest.fixture(scope="module")
+def paths(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """Message start -> the field path the plan infers for it."""
+    root = tmp_path_factory.mktemp("derived")
+    (root / "pyproject.toml").write_text('[tool.unsentinel]\nwarning-list-names = ["warnings"]\n')
+    (root / "m.py").write_text(SOURCE)
+    from unsentinel.output.plan import plan_document
+
+    config = load_config((root,))
+    result = run([root], config, Mode.PLAN)
+    lines = SOURCE.splitlines()
+    found: dict[str, object] = {}
+    for site in plan_document(result.results)["sites"]:
+        if site["kind"] == "producer":
+            text = lines[int(str(site["line"])) - 1].split('f"', 1)[1]
+            found[text.split(" ")[0]] = site["field_path"]
+    return found
+
+
+def test_a_local_computed_from_one_input_points_at_the_input(paths: dict[str, object]) -> None:
+    assert paths["unknown"] == "items[{i}].code"
+
+
+def test_a_loop_over_an_alias_points_at_the_list_with_a_zero_based_index(
+    paths: dict[str, object],
+) -> None:
+    assert paths["surcharge"] == "surcharges[{n - 1}].amount"
+
+
+def test_a_default_keeps_the_input(paths: dict[str, object]) -> None:
+    assert paths["payment"] == "payment_kind"
+
+
+def test_two_inputs_feeding_one_local_tie_and_name_neither(paths: dict[str, object]) -> None:
+    assert paths["total"] is None
+
+
+def test_a_local_derived_from_itself_names_none(paths: dict[str, object]) -> None:
+    assert paths["stamped"] is None
+
+
+@pytest.mark.parametrize(
+    ("value", "sources"),
+    [
+        pytest.param("request.surcharges", ["request.surcharges"], id="alias"),
+        pytest.param("normalize(item.code)", ["item.code"], id="call"),
+        pytest.param("item.code.strip().upper()", ["item.code"], id="method"),
+        pytest.param("request.kind or 'card'", ["request.kind"], id="default"),
+        pytest.param("await fetch(order.id)", ["order.id"], id="await"),
+        pytest.param("lookup(session, line.sku)", ["session", "line.sku"], id="every argument"),
+        pytest.param("price * quantity", [], id="arithmetic is no derivation"),
+        pytest.param("'text'", [], id="a literal"),
+    ],
+)
+def test_derivation_sources(value: str, sources: list[str]) -> None:
+    expr = cst.parse_expression(value)
+    module = cst.Module([])
+    assert [module.code_for_node(s.expr) for s in derivation_sources(expr)] == sources
+
+
+@pytest.mark.parametrize(
+    ("value", "computed"),
+    [
+        pytest.param("request.surcharges", False, id="an alias has the input's fields"),
+        pytest.param("request.kind or 'card'", False, id="so does a default"),
+        pytest.param("fetch(order_id)", True, id="a call's result has none"),
+    ],
+)
+def test_a_computed_value_has_no_fields_of_the_input(value: str, computed: bool) -> None:
+    [source] = derivation_sources(cst.parse_expression(value))
+    assert source.computed is computed
+
+
+def test_a_field_of_a_fetched_record_is_state(paths: dict[str, object]) -> None:
+    """``order = fetch_order(request.x)``: ``order.status`` is the record's, not an input."""
+    assert paths["closed"] is None
+
+
+def test_a_loop_over_a_call_is_no_loop_over_the_input(paths: dict[str, object]) -> None:
+    assert paths["fetched"] is None
+
+
+def test_the_run_reads_the_tmp_project(paths: dict[str, object]) -> None:
+    expected = {"unknown", "total", "surcharge", "payment", "stamped", "closed", "fetched"}
+    assert set(paths) == expected
+
+
+def test_a_tie_goes_to_the_input_the_message_names_in_part() -> None:
+    found = infer_field_path(
+        [], [], ["order_id", "payment_kind"], text="payment kind {} is not supported"
+    )
+    assert (found.value, found.confidence) == ("payment_kind", Confidence.LOW)
+
+
+def test_a_tie_nothing_breaks_keeps_the_last_guard_and_is_low() -> None:
+    found = infer_field_path([], [], ["order_id", "payment_kind"], text="cannot proceed")
+    assert (found.value, found.confidence) == ("payment_kind", Confidence.LOW)
+    assert "tie" in found.reason
+
+
+def test_two_inputs_named_in_part_stay_a_tie() -> None:
+    found = infer_field_path(
+        [], ["unit_price", "list_price"], [], text="price {} is above the price {}"
+    )
+    assert found.value == "unit_price"
+    assert "tie" in found.reason
