@@ -12,7 +12,9 @@ CLI has it) and warm (after a priming run), ``unsentinel plan`` and ``unsentinel
 (``grep -r`` if ripgrep is missing); ``ast-grep scan`` with
 ``benchmarks/ast_grep_sentinel.yml``; ``ruff check`` with one rule; and LibCST's own
 codemod runner (``python -m libcst.tool codemod``) with the no-op codemod in
-``benchmarks/noop_codemod.py``. Every tool that takes ``-j`` gets the same one.
+``benchmarks/noop_codemod.py`` and with our migration as a codemod
+(``unsentinel.codemod.Migrate``, one file at a time). Every tool that takes ``-j`` gets the
+same one.
 
 Trees: the generated MCP-server-like repository (``benchmarks/generate.py``), sympy's
 sdist (pinned), the standard library plus the project venv's site-packages, and the
@@ -56,6 +58,7 @@ DOC = ROOT / "docs" / "benchmarks.md"
 VENV_BIN = ROOT / ".venv" / "bin"
 RULE_FILE = HERE / "ast_grep_sentinel.yml"
 NOOP_CODEMOD = "noop_codemod.NoOpCommand"
+MIGRATE_CODEMOD = "unsentinel.codemod.Migrate"
 SENTINEL_PATTERN = "BLOCK:|BLOCK_WARNING_PREFIX"
 RUFF_RULE = "E501"
 # GNU time reports the command's own peak RSS; os.wait4 alone would also count the pages
@@ -63,7 +66,8 @@ RUFF_RULE = "E501"
 GNU_TIME = "/usr/bin/time"
 TREES = ("generated", "sympy", "stdlib", "ecosystem")
 OUR_KEYS = ("check-cold", "check-warm", "plan", "diff", "plan-big")
-COMMAND_KEYS = (*OUR_KEYS, "rg", "ast-grep", "ruff", "libcst-noop")
+PEER_KEYS = ("rg", "ast-grep", "ruff", "libcst-noop", "libcst-migrate")
+COMMAND_KEYS = (*OUR_KEYS, *PEER_KEYS)
 SYMPY = ("sympy", "1.14.0", "d3d3fe8df1e5a0b42f0e7bdf50541697dbe7d23746e894990c030e2b05e72517")
 
 sys.path.insert(0, str(HERE))
@@ -370,15 +374,37 @@ def peer_commands(tools: Toolbox, tree: Tree) -> list[Command]:
             path,
         ]
         commands.append(Command("ruff", f"ruff check --select {RUFF_RULE}", ruff, False))
-    codemod = [
+    commands.append(
+        Command(
+            "libcst-noop",
+            "LibCST codemod runner, no-op",
+            libcst_codemod(tools, NOOP_CODEMOD, path),
+            False,
+            pythonpath=str(HERE),
+        )
+    )
+    commands.append(
+        Command(
+            "libcst-migrate",
+            "LibCST codemod runner, our migration",
+            libcst_codemod(tools, MIGRATE_CODEMOD, path),
+            False,
+        )
+    )
+    return commands
+
+
+def libcst_codemod(tools: Toolbox, command: str, path: str) -> list[str]:
+    """LibCST's runner with ``command``, printing diffs (``-u 1``) instead of writing."""
+    return [
         tools.python,
         "-m",
         "libcst.tool",
         "codemod",
         "-x",
-        NOOP_CODEMOD,
+        command,
         "-j",
-        jobs,
+        str(tools.jobs),
         "--no-format",
         "--hide-progress",
         "--hide-generated-warnings",
@@ -386,10 +412,6 @@ def peer_commands(tools: Toolbox, tree: Tree) -> list[Command]:
         "1",
         path,
     ]
-    commands.append(
-        Command("libcst-noop", "LibCST codemod runner, no-op", codemod, False, pythonpath=str(HERE))
-    )
-    return commands
 
 
 # -- measuring -------------------------------------------------------------------------
@@ -657,7 +679,7 @@ def ratio(mine: Result, other: Result | None, value: Callable[[Result], float]) 
 def ratio_table(
     trees: list[Tree], results: list[Result], value: Callable[[Result], float]
 ) -> list[str]:
-    peers = ["rg", "ast-grep", "ruff", "libcst-noop"]
+    peers = list(PEER_KEYS)
     ours = ["check-cold", "check-warm", "plan", "diff"]
     rows = [
         "| tree | unsentinel | " + " | ".join(f"÷ {peer}" for peer in peers) + " |",
@@ -943,6 +965,10 @@ def notes() -> list[str]:
         "  (`-u 1` prints a diff instead of writing, so nothing is written). `unsentinel check`",
         "  finds what the ast-grep rule finds and more; `plan` and `diff` also infer and",
         "  rewrite, so the no-op codemod is what they would cost if they parsed every file.",
+        "- `LibCST codemod runner, our migration` runs the same rules through LibCST's runner",
+        "  (`unsentinel.codemod.Migrate`): every file is parsed by LibCST, and each file's",
+        "  gather pass sees that file alone, so it is the cost of our rules without the",
+        "  prefilter, the `ast` detection and the shared gather pass.",
         "- `output lines` shows that the tools look for comparable things: findings for check,",
         "  rg and ast-grep; diff lines for diff; plan lines for plan.",
         "- Exit code 2 from unsentinel on the stdlib tree comes from the few test files that",

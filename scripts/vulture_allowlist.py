@@ -23,3 +23,7 @@ __getattr__
 _.misses
 # Part of the --verify report a library caller reads (RunResult.verification).
 _.rolled_back
+# LibCST's codemod framework calls these on a command class (python -m libcst.tool codemod).
+_.DESCRIPTION
+_.add_args
+_.transform_module_impl

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner, Result
 from conftest import WriteTree
 
-import unsentinel.core.runner
+import unsentinel.core.pool
 from unsentinel.cli import main
 from unsentinel.core.rule import Rule
 
@@ -364,9 +364,9 @@ def test_jobs_1_and_jobs_2_give_identical_output(
             pools.append(1)
             super().__init__(*args, **kwargs)
 
-    monkeypatch.setattr(unsentinel.core.runner, "ProcessPoolExecutor", CountingPool)
+    monkeypatch.setattr(unsentinel.core.pool, "ProcessPoolExecutor", CountingPool)
     # A tree this small is below the pool's threshold; the test is about a pool's output.
-    monkeypatch.setattr(unsentinel.core.runner, "POOL_MIN_BYTES", 0)
+    monkeypatch.setattr(unsentinel.core.pool, "POOL_MIN_BYTES", 0)
     for command in ("check", "diff"):
         uncached = ("--no-cache",) if command == "check" else ()  # a warm cache needs no pool
         serial = invoke(cli, command, ".", "-j", "1", *uncached)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import difflib
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from importlib.metadata import version
 from pathlib import Path
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
-from unsentinel.core.config import Config, ConfigError, find_project_root, load_config
+from unsentinel.core.config import Config, ConfigError, find_project_root
 from unsentinel.core.lock import LockError
 from unsentinel.core.model import Mode
 from unsentinel.output import console as consoles
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
     from unsentinel.core.decisions import Plan
     from unsentinel.core.runner import Progress, RunResult
-    from unsentinel.output.findings import RuleInfo
+    from unsentinel.output.findings import Finding, Fix, RuleInfo
     from unsentinel.output.formats import OutputFormat
 
 # The engine, the rules (and LibCST with them), the writers and rich load inside the
@@ -204,6 +204,12 @@ def check(**options: Any) -> None:
     is_flag=True,
     help="Show the `# TODO(unsentinel)` review markers `apply` leaves (on by default there).",
 )
+@click.option(
+    "--update-schemas",
+    is_flag=True,
+    help="Preview the JSON Schema / OpenAPI files `apply --update-schemas` would update "
+    "(without it, each schema the migration breaks is listed as held for manual change).",
+)
 def diff(**options: Any) -> None:
     """Print the unified diff that `apply` would make, and write nothing.
 
@@ -229,6 +235,12 @@ def diff(**options: Any) -> None:
     "--allow-dirty",
     is_flag=True,
     help="Rewrite files even when they have uncommitted git changes.",
+)
+@click.option(
+    "--update-schemas",
+    is_flag=True,
+    help="Also update JSON Schema / OpenAPI files that declare `warnings` as strings or "
+    "`error` as a string; without it each such location is reported, held for manual change.",
 )
 @click.option(
     "--emit-regression-test",
@@ -274,6 +286,13 @@ def diff(**options: Any) -> None:
     help="Leave a `# TODO(unsentinel)` comment on each rewritten line with a low-confidence "
     "value (`check` reports them as UNS901).",
 )
+@click.option(
+    "-i",
+    "--interactive",
+    is_flag=True,
+    help="Review each site before writing: accept, skip, edit a value, accept the rest of the "
+    "file, or quit; only what you accept is written (needs a terminal).",
+)
 def apply(**options: Any) -> None:
     """Rewrite the files in place, all or nothing, then summarise what changed.
 
@@ -290,11 +309,16 @@ def apply(**options: Any) -> None:
       unsentinel undo
     """
     exit_non_zero_on_fix = options.pop("exit_non_zero_on_fix")
+    interactive = options.pop("interactive")
+    if interactive:
+        _require_terminal(options["plan_file"])
     plan = _load_plan(options.pop("plan_file"))
     if plan is not None and not options["paths"] and not options["files_from"]:
         options["paths"] = tuple(Path(p) for p in plan.paths)  # what the plan was made over
     if not options.pop("allow_no_vcs"):
         _require_version_control(options["paths"])
+    if interactive:
+        plan = _review_interactively(options)  # the answers, as an edited plan
     ran = _run_command(Mode.APPLY, options, plan=plan, mark_review=options.pop("mark_review"))
     _render_apply(ran)
     verdict = exit_non_zero_on_fix and bool(ran.result.written)
@@ -354,6 +378,43 @@ def undo(path: Path | None) -> None:
     for name in restored:
         click.echo(f"restored {name}", err=True)
     click.echo(f"undone: {len(restored)} file(s) restored", err=True)
+
+
+def _require_terminal(plan_file: Path | None) -> None:
+    """``apply --interactive`` asks a person: refuse a pipe, CI, and a second plan."""
+    from unsentinel.review.interactive import NO_TERMINAL, has_terminal
+
+    if plan_file is not None:
+        raise click.UsageError("--interactive and --plan both decide what to write: choose one")
+    if not has_terminal():
+        _fail(NO_TERMINAL)
+
+
+def _review_interactively(options: dict[str, Any]) -> Plan:
+    """Show every site of a diff run and ask about it; exit 0 when nothing is to be written.
+
+    The answers become an edited plan that ``apply`` applies as ``apply --plan`` would.
+    """
+    from unsentinel.core.writer import dirty_files
+    from unsentinel.registry import site_groups
+    from unsentinel.review.interactive import review, stdio_terminal
+    from unsentinel.review.site_change import site_changes
+
+    shown = _run_command(Mode.DIFF, dict(options), mark_review=options["mark_review"])
+    if shown.result.failed:
+        _exit(shown, verdict=False)  # the errors are printed; apply would write nothing
+    if not options.get("allow_dirty"):
+        changed = [Path(r.path) for r in shown.result.results if r.changed]
+        dirty = dirty_files(shown.config.root, changed)
+        if dirty:
+            _fail(f"{dirty[0]} has uncommitted changes: commit first, or pass --allow-dirty")
+    color = consoles.use_color(shown.display.color, stderr=True)
+    paths = tuple(p.as_posix() for p in options["paths"])
+    changes = site_changes(shown.result.results, site_groups(shown.result))
+    plan = review(changes, stdio_terminal(color=color), paths)
+    if plan is None:
+        sys.exit(0)
+    return plan
 
 
 def _require_version_control(paths: tuple[Path, ...]) -> None:
@@ -487,6 +548,7 @@ def _run_command(
     allow_partial = options.pop("allow_partial", False)
     verify: str | None = options.pop("verify", None)
     regression_test: Path | None = options.pop("regression_test", None)
+    update_schemas: bool = options.pop("update_schemas", False)
     if regression_test is not None:
         outputs = (*outputs, regression_test)
     paths, config, files_from, jobs = _prepare(options)
@@ -507,6 +569,7 @@ def _run_command(
                 "verify": verify,
                 "progress": progress,
                 "regression_test": regression_test,
+                "update_schemas": update_schemas,
             }
             if plan is not None:
                 result, refused = run_plan(paths, config, plan, mark_review=mark_review, **shared)
@@ -559,6 +622,8 @@ def _prepare(options: dict[str, Any]) -> tuple[tuple[Path, ...], Config, list[st
         "include_generated": options.pop("include_generated"),
         "target_version": options.pop("target_version"),
     }
+    from unsentinel.registry import load_config  # with every feature's section
+
     anchor = paths or tuple(Path(p) for p in files_from[:1])
     try:
         config = load_config(anchor, options.pop("config_file"), **overrides)
@@ -629,6 +694,7 @@ def _render_check(ran: Ran, fmt: OutputFormat) -> None:
         checked=[r.path for r in result.results],
         version=version("unsentinel"),
         color=fmt.value in COLORED_FORMATS and ran.display.stdout_color(),
+        fixes=_sarif_fixes(ran, found) if fmt is formats.OutputFormat.SARIF else None,
     )
     if text:
         click.echo(text, nl=False, color=True)
@@ -637,6 +703,24 @@ def _render_check(ran: Ran, fmt: OutputFormat) -> None:
         print_rule_statistics(stderr, found, _rule_info(ran.config))
     if not ran.display.quiet:
         print_check_summary(stderr, result)
+
+
+def _sarif_fixes(ran: Ran, found: Sequence[Finding]) -> dict[str, Fix]:
+    """What ``apply`` would write in each file with a finding: SARIF's fixes.
+
+    ``check`` itself never rewrites; only this format pays for a diff run (gather pass and
+    rewrite, as ``apply`` runs them, review markers included) over the same files.
+    """
+    from unsentinel.core.decisions import Decisions
+    from unsentinel.output.findings import fixes
+    from unsentinel.registry import run
+
+    wanted = {f.path for f in found if f.action != "skip"}
+    if not wanted:
+        return {}
+    paths = [Path(r.path) for r in ran.result.results]
+    diff = run(paths, ran.config, Mode.DIFF, decisions=Decisions(mark_review=True))
+    return {path: fix for path, fix in fixes(diff.results, diff.emitted).items() if path in wanted}
 
 
 def _render_diff(ran: Ran, *, stat: bool) -> None:

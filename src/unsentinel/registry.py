@@ -12,22 +12,27 @@ from collections.abc import Iterable, Sequence
 from functools import partial
 from pathlib import Path
 
+from unsentinel.contracts import Contracts, Migration, emit_contracts
 from unsentinel.core import engine, runner
-from unsentinel.core.config import Config
+from unsentinel.core.config import Config, Section
+from unsentinel.core.config import load_config as load_with_sections
 from unsentinel.core.decisions import Decisions, Plan, resolve
 from unsentinel.core.facts import FactBook
-from unsentinel.core.model import FileResult, Mode, Site
+from unsentinel.core.model import FileResult, Mode, Position, Site
 from unsentinel.core.rule import Rule
-from unsentinel.core.runner import Progress, RunResult
+from unsentinel.core.runner import Progress, RunOptions, RunResult
 from unsentinel.core.suite import Emitter, Suite
-from unsentinel.errors.emit import emit_error_modules
+from unsentinel.errors.emit import ERROR_DETAIL_FIELDS, emit_error_modules, used_codes
 from unsentinel.errors.facts import ErrorFacts
 from unsentinel.errors.rules.error_dict import ErrorDict
+from unsentinel.errors.settings import SECTION as ERROR_SETTINGS
 from unsentinel.review.rules.review_marker import ReviewMarker
 from unsentinel.review.rules.unused_noqa import UnusedNoqa
 from unsentinel.warnings.emit import emit_warning_modules
+from unsentinel.warnings.emit.model_module import WARNING_FIELDS, migrates_warnings
 from unsentinel.warnings.emit.regression_test import emit_regression_test
 from unsentinel.warnings.facts import WarningFacts
+from unsentinel.warnings.groups import site_groups as warning_site_groups
 from unsentinel.warnings.rules.annotation import WarningAnnotation
 from unsentinel.warnings.rules.consumer import WarningConsumer
 from unsentinel.warnings.rules.plain_producer import PlainWarningProducer
@@ -36,6 +41,8 @@ from unsentinel.warnings.rules.sentinel_definition import SentinelDefinition
 from unsentinel.warnings.rules.sentinel_mention import SentinelMention
 from unsentinel.warnings.rules.sentinel_producer import SentinelWarningProducer
 from unsentinel.warnings.rules.sentinel_string import SentinelString
+from unsentinel.warnings.settings import SECTION as WARNING_SETTINGS
+from unsentinel.warnings.settings import warning_settings
 
 WARNING_RULES: tuple[type[Rule], ...] = (
     # Detectors first: they report what the rewriting rules leave behind.
@@ -61,6 +68,21 @@ REVIEW_RULES: tuple[type[Rule], ...] = (ReviewMarker, UnusedNoqa)
 ALL_RULES: tuple[type[Rule], ...] = (*WARNING_RULES, *ERROR_RULES, *REVIEW_RULES)
 FACTS = (WarningFacts, ErrorFacts)
 EMITTERS: tuple[Emitter, ...] = (emit_warning_modules, emit_error_modules)
+# Each feature's keys in [tool.unsentinel]: the core reads the common keys only.
+SECTIONS: tuple[Section, ...] = (WARNING_SETTINGS, ERROR_SETTINGS)
+
+
+def load_config(
+    paths: tuple[Path, ...] = (), config_file: Path | None = None, **overrides: object
+) -> Config:
+    """The configuration with every feature's section read and validated (CLI and library)."""
+    return load_with_sections(paths, config_file, sections=SECTIONS, **overrides)
+
+
+def configured(base: Config | None = None, /, **values: object) -> Config:
+    """``base`` (default ``Config()``) with settings set by field name, common or a feature's:
+    ``configured(sentinel_prefixes=("STOP: ",))``. For code that builds a Config itself."""
+    return (base or Config()).with_values(values, SECTIONS)
 
 
 def enabled_rules(config: Config) -> tuple[type[Rule], ...]:
@@ -74,18 +96,49 @@ def rule_by_code(code: str) -> type[Rule]:
     raise KeyError(code)
 
 
-def suite(config: Config, *, regression_test: Path | None = None) -> Suite:
-    """The registered features, with the rules ``config`` enables."""
+def suite(
+    config: Config, *, regression_test: Path | None = None, contracts: Contracts | None = None
+) -> Suite:
+    """The registered features, with the rules ``config`` enables.
+
+    ``contracts``: where to find wire-contract schema files (last: it reads what the
+    features' rewrites migrate).
+    """
     emitters = EMITTERS
     if regression_test is not None:
         emitters = (*emitters, partial(_regression_test, regression_test))
-    return Suite(enabled_rules(config), FACTS, emitters)
+    if contracts is not None:
+        emitters = (*emitters, partial(emit_contracts, contracts))
+    return Suite(enabled_rules(config), FACTS, emitters, SECTIONS)
 
 
 def _regression_test(
     target: Path, _results: Sequence[FileResult], _facts: FactBook, config: Config
 ) -> list[FileResult]:
     return [emit_regression_test(target, config)]
+
+
+def contracts_for(
+    paths: Sequence[Path], files_from: Sequence[str], config: Config, *, update: bool
+) -> Contracts:
+    """What the contracts package needs from the features: each model's fields and a test."""
+    warnings = Migration(
+        "warnings",
+        warning_settings(config).warning_list_names,
+        WARNING_FIELDS,
+        "Warning",
+        in_items=True,
+        migrated=migrates_warnings,
+    )
+    errors = Migration(
+        "error", ("error",), ERROR_DETAIL_FIELDS, "ErrorDetail", in_items=False, migrated=_errors
+    )
+    return Contracts(tuple(paths), tuple(files_from), update, (warnings, errors))
+
+
+def _errors(results: Sequence[FileResult]) -> bool:
+    """Does the run turn error dicts into ``ErrorDetail`` envelopes?"""
+    return bool(used_codes(results))
 
 
 def run(
@@ -102,6 +155,7 @@ def run(
     regression_test: Path | None = None,
     decisions: Decisions | None = None,
     cache: bool = False,
+    update_schemas: bool = False,
 ) -> RunResult:
     """Run unsentinel over ``paths``: the library entry point behind every command.
 
@@ -110,20 +164,26 @@ def run(
     ``verify`` are ``apply``'s (see :class:`~unsentinel.core.runner.ApplyOptions`).
     ``decisions``: a reviewer's plan and review markers (see :func:`run_plan`).
     ``cache``: let ``check`` reuse results from ``.unsentinel_cache/`` (the CLI's default).
+    ``update_schemas``: rewrite the wire-contract schemas the migration breaks
+    (:mod:`unsentinel.contracts`) instead of reporting them as held for manual change.
     """
+    files_from = tuple(files_from)  # read twice: by discovery and by the contracts
+    contracts = contracts_for(paths, files_from, config, update=update_schemas)
     return runner.run(
         paths,
         config,
         mode,
-        suite(config, regression_test=regression_test),
-        files_from=files_from,
-        jobs=jobs,
-        allow_dirty=allow_dirty,
-        allow_partial=allow_partial,
-        verify=verify,
-        progress=progress,
-        decisions=decisions,
-        cache=cache,
+        suite(config, regression_test=regression_test, contracts=contracts),
+        RunOptions(
+            files_from=files_from,
+            jobs=jobs,
+            allow_dirty=allow_dirty,
+            allow_partial=allow_partial,
+            verify=verify,
+            progress=progress,
+            decisions=decisions,
+            cache=cache,
+        ),
     )
 
 
@@ -140,6 +200,7 @@ def run_plan(
     verify: str | None = None,
     progress: Progress | None = None,
     regression_test: Path | None = None,
+    update_schemas: bool = False,
 ) -> tuple[RunResult, tuple[str, ...]]:
     """``apply --plan``: apply exactly what an edited plan decides; also the refused entries.
 
@@ -148,8 +209,10 @@ def run_plan(
     every site the plan skips or does not know as it is. Raises
     :class:`~unsentinel.core.decisions.PlanError` for contradictory renames.
     """
+    files_from = tuple(files_from)
     fresh = run(paths, config, Mode.PLAN, files_from=files_from, jobs=jobs)
-    resolution = resolve(plan, fresh.results, mark_review=mark_review)
+    # all_results: a plan lists the schema sites too; they must not read as stale entries.
+    resolution = resolve(plan, fresh.all_results, mark_review=mark_review)
     applied = run(
         paths,
         config,
@@ -162,8 +225,15 @@ def run_plan(
         progress=progress,
         regression_test=regression_test,
         decisions=resolution.decisions,
+        update_schemas=update_schemas,
     )
     return applied, resolution.refused
+
+
+def site_groups(result: RunResult) -> dict[tuple[str, Position], str]:
+    """Which sites change together (a connected group): ``apply --interactive`` skips a
+    group whole. Keyed by path and position; error dicts stand alone."""
+    return warning_site_groups(result.facts.get(WarningFacts), result.results)
 
 
 def rewrite_source(
@@ -179,18 +249,23 @@ def rewrite_source(
     config = config or Config()
     chosen = suite(config)
     if rules is not None:
-        chosen = Suite(tuple(rules), chosen.facts, chosen.emitters)
+        chosen = Suite(tuple(rules), chosen.facts, chosen.emitters, chosen.sections)
     return engine.rewrite_source(source, chosen, config, facts, path=path, module_name=module_name)
 
 
 __all__ = [
     "ALL_RULES",
     "ERROR_RULES",
+    "SECTIONS",
     "WARNING_RULES",
+    "configured",
+    "contracts_for",
     "enabled_rules",
+    "load_config",
     "rewrite_source",
     "rule_by_code",
     "run",
     "run_plan",
+    "site_groups",
     "suite",
 ]

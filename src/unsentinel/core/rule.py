@@ -270,6 +270,21 @@ class RuleContext:
         entry = decisions.entry(self.path, self.fingerprint(finding.node))
         return entry is None or entry.skip
 
+    def left_alone_by_plan(self, node: cst.CSTNode) -> str | None:
+        """Why an edited plan leaves the site ``node`` as it is (skip, or unknown), if it does.
+
+        For a rule whose edits fall on nodes inside its site (an annotation edits each
+        ``str`` in it): it asks before scheduling them, as the core drops only the edit on
+        the site's own node.
+        """
+        decisions = self.decisions
+        if not decisions.active:
+            return None
+        entry = decisions.entry(self.path, self.fingerprint(node))
+        if entry is None:
+            return "not in the plan (new, or changed since the plan was made): left as it is"
+        return "skip in the plan" if entry.skip else None
+
     def decide(self, node: cst.CSTNode, name: str, inferred: Inferred) -> Inferred:
         """The value of ``name`` at the site ``node``: the plan's where it changes it.
 

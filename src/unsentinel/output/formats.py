@@ -6,7 +6,7 @@ import enum
 from collections.abc import Mapping, Sequence
 
 from unsentinel.output import full, github, gitlab, json_report, junit, sarif, text
-from unsentinel.output.findings import Finding, RuleInfo
+from unsentinel.output.findings import Finding, Fix, RuleInfo
 
 
 class OutputFormat(str, enum.Enum):
@@ -28,8 +28,9 @@ def render(
     checked: Sequence[str],
     version: str,
     color: bool = False,
+    fixes: Mapping[str, Fix] | None = None,
 ) -> str:
-    """Everything ``check`` prints on stdout in ``fmt``."""
+    """Everything ``check`` prints on stdout in ``fmt``; ``fixes`` only SARIF shows."""
     if fmt in (OutputFormat.TEXT, OutputFormat.CONCISE):
         return text.render(findings, color=color)
     if fmt is OutputFormat.FULL:
@@ -39,7 +40,7 @@ def render(
     if fmt is OutputFormat.GITHUB:
         return github.render(findings)
     if fmt is OutputFormat.SARIF:
-        return sarif.render(findings, rules, version=version)
+        return sarif.render(findings, rules, version=version, fixes=fixes)
     if fmt is OutputFormat.JUNIT:
         return junit.render(findings, checked)
     return gitlab.render(findings)

@@ -12,6 +12,7 @@ from unsentinel.core.rule import Example
 from unsentinel.warnings.carriers import FileCarriers
 from unsentinel.warnings.facts import WarningShape as Shape
 from unsentinel.warnings.rule import WarningListRule
+from unsentinel.warnings.settings import warning_settings
 
 
 class WarningAnnotation(WarningListRule):
@@ -168,6 +169,17 @@ class WarningAnnotation(WarningListRule):
                 reasons=(blocker.reason,),
             )
             return
+        skipped = self.context.left_alone_by_plan(annotation)
+        if skipped is not None:  # its edits are on the names inside: the plan asks here
+            self.context.report(
+                self,
+                annotation,
+                "Annotation left as it is: the plan skips it",
+                kind=Kind.ANNOTATION,
+                action=Action.SKIP,
+                reasons=(skipped,),
+            )
+            return
         replacement = "dict[str, Any]" if dict_items else self.analysis.warning_class
 
         def build(_updated: cst.CSTNode) -> cst.CSTNode:
@@ -190,7 +202,9 @@ class WarningAnnotation(WarningListRule):
 
     def _import_warning(self) -> None:
         config = self.config
-        models_module = module_name(config.root / config.models_module, config.root)
+        models_module = module_name(
+            config.root / warning_settings(config).models_module, config.root
+        )
         if self.context.module_name == models_module:
             return
         alias = self.analysis.warning_class
