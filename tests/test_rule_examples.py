@@ -130,3 +130,14 @@ def test_rule_documents_itself(rule: type[Rule]) -> None:
     assert rule.INVALID, f"{rule.code} has no INVALID example"
     module_doc = sys.modules[rule.__module__].__doc__ or ""
     assert "What it does" not in module_doc, f"{rule.code}: move the docs to the class"
+
+
+# Examples are read in docs/rules.md: a case that needs more lines is a multi-file or
+# snapshot case (tests/test_migration_shapes.py, tests/test_flow_groups.py), not an example.
+MAX_EXAMPLE_LINES = 20  # one screen, imports included
+
+
+@pytest.mark.parametrize(("rule", "example"), _cases("VALID") + _cases("INVALID"))
+def test_example_is_short_enough_to_read_in_the_docs(rule: type[Rule], example: Example) -> None:
+    for text in (example.source, example.expected or ""):
+        assert len(text.splitlines()) <= MAX_EXAMPLE_LINES, f"{rule.code}: move it to a test file"
