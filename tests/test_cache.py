@@ -14,8 +14,10 @@ import pytest
 from click.testing import CliRunner, Result
 
 import unsentinel.core.cache
+import unsentinel.core.engine
+from unsentinel import registry
 from unsentinel.cli import main
-from unsentinel.core.cache import CACHE_DIR, decode_result, encode_result
+from unsentinel.core.cache import CACHE_DIR, FactCodec, decode_result, encode_result
 from unsentinel.core.model import FileResult, Mode
 from unsentinel.core.runner import RunResult
 from unsentinel.registry import load_config, run
@@ -132,7 +134,8 @@ def test_a_configuration_change_is_never_served_stale(project: Path, overrides: 
 
 def test_a_pyproject_change_is_never_served_stale(project: Path) -> None:
     before = check(project)
-    (project / "pyproject.toml").write_text('[tool.unsentinel]\nignore = ["UNS002"]\n')
+    # UNS401: the constant goes once every use is migrated (check gathers, as plan does).
+    (project / "pyproject.toml").write_text('[tool.unsentinel]\nignore = ["UNS401"]\n')
     after = check(project)
     assert after.cached == 0
     assert reported(after) == reported(check(project, cache=False))
@@ -151,9 +154,125 @@ def test_the_same_text_under_another_path_is_not_shared(project: Path) -> None:
     check(project)
     shutil.copy(project / "pkg" / "orders.py", project / "pkg" / "orders_copy.py")
     result = check(project)
-    assert result.cached == 3
+    # The copy's templates join the repository's facts, so orders.py (which reads them) is
+    # checked again too; only the two files the rules never read come from the cache.
+    assert result.cached == 2
     [copy] = [r for r in result.results if r.path.endswith("orders_copy.py")]
     assert copy.sites and copy.path == os.path.join("pkg", "orders_copy.py")
+    assert reported(result) == reported(check(project, cache=False))
+
+
+# -- an edit in another file: check gathers, so a result depends on what other files say --
+
+HELPERS = """\
+def resolve(order: str) -> list[str]:
+    warnings: list[str] = []
+    if not order:
+        warnings.append("BLOCK: the order is locked.")
+    return warnings
+"""
+CALLER = """\
+from helpers import resolve
+
+
+def cancel(order: str) -> bool:
+    found = resolve(order)
+    return any(w.startswith("BLOCK: ") for w in found)
+"""
+
+
+@pytest.fixture
+def flow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``caller.py`` reads warnings that ``helpers.resolve`` returns: cross-file flow."""
+    (tmp_path / "pyproject.toml").write_text("[tool.unsentinel]\n")
+    (tmp_path / "helpers.py").write_text(HELPERS)
+    (tmp_path / "caller.py").write_text(CALLER)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def sites_of(result: RunResult, name: str) -> list[tuple[str, str | None]]:
+    [found] = [r for r in result.results if r.path == name]
+    return [(s.rule, s.code.value if s.code else None) for s in found.sites]
+
+
+def test_an_edit_in_another_file_that_changes_the_flow_is_never_served_stale(
+    flow: Path,
+) -> None:
+    check(flow)
+    warm = check(flow)
+    assert warm.cached == 2
+    assert [rule for rule, _code in sites_of(warm, "caller.py")] == ["UNS201"]
+    (flow / "helpers.py").write_text("def resolve(order: str) -> list[str]:\n    return [order]\n")
+    edited = check(flow)  # caller.py's bytes did not change; what it is told did
+    assert reported(edited) == reported(check(flow, cache=False))
+    assert sites_of(edited, "caller.py") != sites_of(warm, "caller.py")
+    assert edited.cached == 0
+
+
+def test_an_edit_in_another_file_that_changes_a_code_is_never_served_stale(
+    flow: Path,
+) -> None:
+    check(flow)
+    assert ("UNS101", "ORDER_LOCKED") in sites_of(check(flow), "helpers.py")
+    (flow / "warning_codes.py").write_text('ORDER_FROZEN = "order_locked"\n')  # a human's code
+    edited = check(flow)
+    assert reported(edited) == reported(check(flow, cache=False))
+    assert ("UNS101", "ORDER_FROZEN") in sites_of(edited, "helpers.py")
+
+
+def test_a_warm_check_reads_the_facts_from_the_cache(
+    flow: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cold = check(flow)
+    monkeypatch.setattr(
+        unsentinel.core.engine.Pipeline,
+        "process",
+        lambda *_args: pytest.fail("a warm check ran the pipeline"),
+    )
+    warm = check(flow)
+    assert reported(warm) == reported(cold)
+    assert warm.facts == cold.facts
+
+
+def test_a_corrupt_gather_entry_is_a_miss(flow: Path) -> None:
+    fresh = check(flow)
+    gathered = sorted((flow / CACHE_DIR / "gather").glob("*/*.json"))
+    assert gathered
+    for entry in gathered:
+        data = json.loads(entry.read_bytes())
+        if data.get("facts"):
+            data["facts"][0] = {"D": "os:system", "f": {"command": "false"}}
+        entry.write_text(json.dumps(data))
+    for entry in entries(flow):
+        entry.unlink()  # the results must be computed from the gather pass again
+    assert reported(check(flow)) == reported(fresh)
+
+
+def test_facts_survive_the_round_trip_and_digest_alike_in_every_process() -> None:
+    config = load_config((FIXTURES / "mcp_orders",))
+    result = run([FIXTURES / "mcp_orders"], config, Mode.PLAN, jobs=1)
+    codec = FactCodec(registry.FACTS)
+    for value in result.facts.entries.values():
+        assert codec.decode(json.loads(json.dumps(codec.encode(value)))) == value
+    probe = (
+        "import json, sys; from pathlib import Path; from unsentinel import registry;"
+        "from unsentinel.core.cache import FactCodec; from unsentinel.core.model import Mode;"
+        "root = Path(sys.argv[1]); config = registry.load_config((root,));"
+        "facts = registry.run([root], config, Mode.PLAN, jobs=1).facts;"
+        "print(FactCodec(registry.FACTS).digest(facts))"
+    )
+    digests = {
+        subprocess.run(
+            [sys.executable, "-c", probe, str(FIXTURES / "mcp_orders")],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        for seed in ("1", "2")
+    }
+    assert digests == {codec.digest(result.facts)}
 
 
 # -- corrupt, unwritable, concurrent --------------------------------------------------------

@@ -3,17 +3,17 @@
 Over every fixture repository, a site is keyed by file, line, column and rule; both commands
 must report the same sites with the same inferred severity and code.
 
-Where they disagree today, and why: ``check`` runs no gather pass (``core/runner.py`` gathers
-only when the mode rewrites), so it sees neither the repository-wide code assignment
-(``WarningFacts.settle``: ``NOT_ENOUGH`` in ``check``, ``NOT_ENOUGH_NEED`` in ``plan``) nor
-warnings that flow in from another file (helpers' parameters and return values). The first
-test shows the rules and the inference themselves agree once ``check`` has the same facts;
-the second pins the command as it runs, and turns red (XPASS, strict) once ``check``
-gathers, so that its marker comes off then.
+``check`` gathers cross-file facts over the files it checks, as ``plan`` does, so it sees the
+repository-wide code assignment (``WarningFacts.settle``: ``NOT_ENOUGH_NEED``, not a code
+made up from one file) and warnings that flow in from another file (helpers' parameters and
+return values). The first test shows the rules and the inference agree given the same
+facts; the others pin the command as it runs, without and with the check cache (cold and
+warm: a result served from the cache must be the one a fresh run computes).
 """
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -69,21 +69,21 @@ def test_check_with_the_gathered_facts_agrees_with_plan(name: str) -> None:
     assert _disagreements(check, plan) == []
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(
-            name,
-            marks=pytest.mark.xfail(
-                reason="check runs no gather pass (core/runner.py): no repository-wide codes, "
-                "no cross-file flow",
-                strict=True,
-            ),
-        )
-        for name in NAMES
-    ],
-)
+@pytest.mark.parametrize("name", NAMES)
 def test_check_as_it_runs_agrees_with_plan(name: str) -> None:
     root = FIXTURES / name
     check = _sites(registry.run([root], load_config((root,)), Mode.CHECK, jobs=1).results)
     assert _disagreements(check, _plan(root)[0]) == []
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_check_through_the_cache_agrees_with_plan(name: str, tmp_path: Path) -> None:
+    root = tmp_path / name
+    shutil.copytree(FIXTURES / name, root)
+    plan = _plan(root)[0]
+    config = load_config((root,))
+    cold = registry.run([root], config, Mode.CHECK, jobs=1, cache=True)
+    warm = registry.run([root], config, Mode.CHECK, jobs=1, cache=True)
+    assert cold.cached == 0 and warm.cached == len(warm.results)
+    assert _disagreements(_sites(cold.results), plan) == []
+    assert _disagreements(_sites(warm.results), plan) == []

@@ -165,7 +165,7 @@ def test_deep_nesting_fails_the_file_not_the_run(tmp_path: Path, expression: str
     Run in a subprocess so that a regression is a failed test, not a dead test run.
     """
     (tmp_path / "deep.py").write_text(f"x = {expression}\n")
-    (tmp_path / "fine.py").write_text('x = "BLOCK: a"\n')
+    (tmp_path / "fine.py").write_text('print("BLOCK: a")\n')
     completed = subprocess.run(
         [sys.executable, "-m", "unsentinel", "check", "-j", "1", "."],
         cwd=tmp_path,
@@ -175,7 +175,7 @@ def test_deep_nesting_fails_the_file_not_the_run(tmp_path: Path, expression: str
         timeout=120,
     )
     assert completed.returncode == 2, completed.stderr
-    assert completed.stdout.startswith("fine.py:1:5: UNS001")
+    assert completed.stdout.startswith("fine.py:1:7: UNS001")
     [error] = [line for line in completed.stderr.splitlines() if line.startswith("error:")]
     assert error.startswith("error: deep.py: too deeply nested to parse")
 

@@ -10,11 +10,13 @@ validate it; the test checks that too.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import libcst
 import pytest
@@ -181,3 +183,43 @@ def test_check_never_parses_a_file_without_candidates(
     result = CliRunner().invoke(main, ["check", ".", "-j", "1", "--no-cache"])
     assert result.exit_code == 1, result.output
     _assert_parsed_once(parses(), originals, changed=0)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"], ids=["serial", "pool"])
+def test_check_gathers_and_parses_each_candidate_once(
+    project: Path,
+    parses: Callable[[], Counter[str]],
+    rounds: list[int],
+    jobs: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``check`` gathers as ``plan`` does (a second round included) on the same one tree."""
+    monkeypatch.setattr(pool, "POOL_MIN_BYTES", 0)
+    monkeypatch.delenv("UNSENTINEL_NO_CACHE", raising=False)
+    originals = _originals(project)
+    result = CliRunner().invoke(main, ["check", ".", "-j", jobs])
+    assert result.exit_code == 1, result.output
+    assert rounds, "check ran no second gather round: it does not gather"
+    _assert_parsed_once(parses(), originals, changed=0)
+
+
+def test_a_warm_check_of_an_unchanged_tree_parses_nothing(
+    project: Path, parses: Callable[[], Counter[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Facts and results both come from the cache: not even Python's own parser runs."""
+    monkeypatch.delenv("UNSENTINEL_NO_CACHE", raising=False)
+    cold = CliRunner().invoke(main, ["check", ".", "-j", "1"])
+    assert sum(parses().values()) == len(CANDIDATES)
+    asts: list[int] = []
+    real_ast_parse = ast.parse
+
+    def counting_ast(*args: Any, **kwargs: Any) -> ast.Module:
+        asts.append(1)
+        tree: ast.Module = real_ast_parse(*args, **kwargs)
+        return tree
+
+    monkeypatch.setattr(ast, "parse", counting_ast)
+    warm = CliRunner().invoke(main, ["check", ".", "-j", "1"])
+    assert warm.output == cold.output and warm.exit_code == cold.exit_code == 1
+    assert sum(parses().values()) == len(CANDIDATES)  # no new LibCST parse
+    assert asts == []

@@ -16,8 +16,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
-from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor
 
 Statement = cst.SimpleStatementLine | cst.BaseCompoundStatement
 
@@ -47,6 +45,11 @@ def fix_imports(
     if fresh and not had_imports:
         module = _separate_from_code(module)
     if merged:
+        # Imported here: libcst.codemod pulls in libcst.matchers (a third of a second),
+        # which a run that merges no import never needs.
+        from libcst.codemod import CodemodContext
+        from libcst.codemod.visitors import AddImportsVisitor
+
         context = CodemodContext(full_module_name=module_name or None)
         for request in merged:
             AddImportsVisitor.add_needed_import(

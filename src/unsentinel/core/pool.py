@@ -201,7 +201,12 @@ class Workers:
         phase: str,
         names: frozenset[str] | None = None,
     ) -> Iterator[FileResult | None]:
-        """One pass over ``tasks``, results in input order (None: a skipped regather)."""
+        """One pass over ``tasks``, results in input order (None: a skipped regather).
+
+        No tasks, no work: a pool's lanes are not even started (a warm ``check``).
+        """
+        if not tasks:
+            return
         advance = progress(phase, len(tasks)) if progress else (lambda: None)
         if not self._executors:
             for task in tasks:
@@ -210,6 +215,13 @@ class Workers:
             self.usage.note(os.getpid(), peak_rss())
             return
         yield from self._pooled(tasks, pipeline, names, advance)
+
+    def forget(self, tasks: Sequence[FileTask]) -> None:
+        """Drop what this process keeps of files no later pass needs (a cache hit's tree
+        and bytes); a lane's copies go when the lanes stop."""
+        for task in tasks:
+            self.store.entries.pop(task.path, None)
+            self.store.seeded.pop(task.path, None)
 
     def _pooled(
         self,

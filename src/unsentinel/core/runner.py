@@ -4,16 +4,19 @@ This module keeps the order of things; where the files are worked (this process 
 of lanes that each keep their files parsed) is :mod:`unsentinel.core.pool`, and how an
 ``apply`` writes (all or nothing, journalled) is :mod:`unsentinel.core.transaction`.
 Each file is read once and parsed by LibCST at most once per run: the gather rounds and
-the rewrite share what :class:`~unsentinel.core.engine.FileStore` kept.
+the rewrite share what :class:`~unsentinel.core.engine.FileStore` kept. Every command
+gathers, ``check`` included, so that it reports what ``plan`` reports; a cached ``check``
+takes each file's gather output and result from :mod:`unsentinel.core.cache` where the
+file, and the facts it was told, are the same as then.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from unsentinel.core.cache import CheckCache, settings_key
+from unsentinel.core.cache import CACHEABLE, CheckCache, Miss, settings_key
 from unsentinel.core.config import Config
 from unsentinel.core.decisions import Decisions
 from unsentinel.core.discovery import Discovery, discover
@@ -130,23 +133,29 @@ def _run(
     discovery = discover(paths, config, options.files_from)
     tasks = list(discovery.tasks)
     seen: dict[Path, bytes] = {}  # bytes read before the pipeline: it reads none twice
-    early: dict[int, FileResult] = {}
-    keys: dict[Path, str] = {}
-    checked: CheckCache | None = None
+    done: dict[int, FileResult] = {}  # results that need no pipeline (index in tasks)
+    memo: _Memo | None = None
     if options.cache and mode is Mode.CHECK:
-        checked = CheckCache(config.root, settings_key(config, [r.code for r in suite.rules]))
-        early = _from_cache(tasks, config, checked, seen, keys)
-    todo = [task for index, task in enumerate(tasks) if index not in early]
-    with _workers(todo, config, suite, options.jobs, seen) as workers:
-        facts = FactBook()
-        if mode.rewrites:
-            facts = gather(todo, config, suite, workers, options)
-        facts = _with_decisions(facts, options.decisions)
+        cache = CheckCache(
+            config.root, settings_key(config, [r.code for r in suite.rules]), suite.facts
+        )
+        memo = _Memo(cache, {})
+        done = _read_for_cache(tasks, config, memo, seen)
+    todo = [task for index, task in enumerate(tasks) if index not in done]
+    # A warm check pools only for the files whose first gather round the cache lacks.
+    busy = memo.first_misses(todo, options.decisions) if memo is not None else todo
+    with _workers(busy, config, suite, options.jobs, seen) as workers:
+        gathered = _gather(todo, config, suite, workers, options, memo)
+        facts = _with_decisions(gathered.facts, options.decisions)
+        if memo is not None:
+            done |= _from_cache(tasks, done, gathered.results, memo, facts)
+        rest = [task for index, task in enumerate(tasks) if index not in done]
+        workers.forget([task for index, task in enumerate(tasks) if index in done])
         pipeline = Pipeline(config, suite, facts, mode)
-        fresh = _complete(workers.map(todo, pipeline, options.progress, "Processing"))
-    if checked is not None:
-        _keep(checked, keys, todo, fresh)
-    pipeline_results = _in_order(tasks, early, fresh)
+        fresh = _complete(workers.map(rest, pipeline, options.progress, "Processing"))
+    if memo is not None:
+        memo.keep_results(rest, fresh)
+    pipeline_results = _in_order(tasks, done, fresh)
     emitted: tuple[FileResult, ...] = ()
     if mode.rewrites:
         emitted = tuple(
@@ -159,7 +168,7 @@ def _run(
         emitted,
         facts=facts,
         peak_memory=workers.usage.peaks(),
-        cached=checked.hits if checked is not None else 0,
+        cached=memo.cache.hits if memo is not None else 0,
     )
     return apply(result, config, options.apply) if mode is Mode.APPLY else result
 
@@ -186,11 +195,20 @@ def _complete(results: Iterable[FileResult | None]) -> list[FileResult]:
 
 
 def _in_order(
-    tasks: Sequence[FileTask], early: dict[int, FileResult], fresh: list[FileResult]
+    tasks: Sequence[FileTask], done: dict[int, FileResult], fresh: list[FileResult]
 ) -> tuple[FileResult, ...]:
     """Cached (or early) and fresh results together, in the tasks' order."""
     remaining = iter(fresh)
-    return tuple(early[i] if i in early else next(remaining) for i in range(len(tasks)))
+    return tuple(done[i] if i in done else next(remaining) for i in range(len(tasks)))
+
+
+@dataclass(frozen=True)
+class Gathered:
+    """What the gather pass learned: the repository's facts, and each file's last output
+    (its status tells ``check`` whether the file reached the rules at all)."""
+
+    facts: FactBook
+    results: dict[Path, FileResult]
 
 
 def gather(
@@ -200,7 +218,20 @@ def gather(
     workers: Workers,
     options: RunOptions,
 ) -> FactBook:
-    """The read-only pass whose facts every file's rewrite may use.
+    """The read-only pass whose facts every file's rewrite (or check) may use."""
+    return _gather(tasks, config, suite, workers, options, None).facts
+
+
+def _gather(
+    tasks: Sequence[FileTask],
+    config: Config,
+    suite: Suite,
+    workers: Workers,
+    options: RunOptions,
+    memo: _Memo | None,
+) -> Gathered:
+    """The gather rounds; with ``memo`` (a cached ``check``) a file's round comes from the
+    cache when the file and the facts the round starts from are the same as then.
 
     ``options.decisions`` (an edited plan) are seen by the gather pass too: a site the plan
     leaves alone keeps what it uses (a sentinel constant) in use. A later round revisits
@@ -211,10 +242,16 @@ def gather(
     results: dict[Path, FileResult] = {}
     pending: list[FileTask] = list(tasks)
     names: frozenset[str] | None = None  # None: the first round, every file
-    for _round in range(GATHER_ROUNDS):
+    for number in range(GATHER_ROUNDS):
         pipeline = Pipeline(config, suite, facts, Mode.CHECK, gather=True)
-        found = workers.map(pending, pipeline, options.progress, "Gathering", names)
-        for task, result in zip(pending, found, strict=True):
+        stamp = memo.cache.stamp(number, facts, names) if memo is not None else None
+        known = memo.recall(pending, stamp) if memo is not None and stamp else {}
+        misses = [task for task in pending if task.path not in known]
+        found = iter(workers.map(misses, pipeline, options.progress, "Gathering", names))
+        for task in pending:
+            result = known[task.path] if task.path in known else next(found)
+            if memo is not None and stamp and task.path not in known:
+                memo.keep_gathered(task, stamp, result)
             if result is not None:
                 results[task.path] = result
         merged = merge_results(suite, config, results.values())
@@ -225,7 +262,7 @@ def gather(
         # Prefiltered and failed files carry the facts of their bytes alone: settled.
         pending = [t for t in tasks if results[t.path].status is Status.PARSED]
         names = frozenset(changed)
-    return facts
+    return Gathered(facts, results)
 
 
 def _with_decisions(facts: FactBook, decisions: Decisions | None) -> FactBook:
@@ -238,17 +275,60 @@ def _with_decisions(facts: FactBook, decisions: Decisions | None) -> FactBook:
 # -- the check cache ------------------------------------------------------------------------
 
 
-def _from_cache(
-    tasks: Sequence[FileTask],
-    config: Config,
-    cache: CheckCache,
-    seen: dict[Path, bytes],
-    keys: dict[Path, str],
-) -> dict[int, FileResult]:
-    """``check``'s results that need no pipeline: cache hits, and files that end before it.
+@dataclass
+class _Memo:
+    """A cached ``check``'s view of :class:`CheckCache`: each file's key (of the bytes read
+    once, here) and the gather outputs already looked up in this run."""
 
-    Each file is read here once; a miss leaves its bytes in ``seen`` for the pipeline, so
-    the result it computes is exactly the one for the bytes the key was made from.
+    cache: CheckCache
+    keys: dict[Path, str]
+    recalled: dict[tuple[Path, str], FileResult | None | Miss] = field(default_factory=dict)
+    result_keys: dict[Path, str] = field(default_factory=dict)
+
+    def recall(self, tasks: Sequence[FileTask], stamp: str) -> dict[Path, FileResult | None]:
+        """The cached outputs of one gather round (a file's None: the round skipped it)."""
+        known: dict[Path, FileResult | None] = {}
+        for task in tasks:
+            key = self.keys.get(task.path)
+            if key is None:
+                continue
+            if (task.path, stamp) not in self.recalled:
+                self.recalled[task.path, stamp] = self.cache.load_gathered(key, stamp, task)
+            hit = self.recalled[task.path, stamp]
+            if not isinstance(hit, Miss):
+                known[task.path] = hit
+        return known
+
+    def first_misses(
+        self, tasks: Sequence[FileTask], decisions: Decisions | None
+    ) -> list[FileTask]:
+        """The files whose first gather round is not cached: the work a pool would get."""
+        stamp = self.cache.stamp(0, _with_decisions(FactBook(), decisions), None)
+        if stamp is None:
+            return list(tasks)
+        known = self.recall(tasks, stamp)
+        return [task for task in tasks if task.path not in known]
+
+    def keep_gathered(self, task: FileTask, stamp: str, result: FileResult | None) -> None:
+        key = self.keys.get(task.path)
+        if key is not None:
+            self.cache.store_gathered(key, stamp, result)
+
+    def keep_results(self, tasks: Sequence[FileTask], fresh: Sequence[FileResult]) -> None:
+        """Record the fresh results under the keys of the bytes (and facts) they came from."""
+        for task, result in zip(tasks, fresh, strict=True):
+            key = self.result_keys.get(task.path)
+            if key is not None:
+                self.cache.store(key, result)
+
+
+def _read_for_cache(
+    tasks: Sequence[FileTask], config: Config, memo: _Memo, seen: dict[Path, bytes]
+) -> dict[int, FileResult]:
+    """Read each file once, for its key; return the files that end before any pipeline.
+
+    The bytes go to ``seen``, so every result is computed from exactly the bytes its key
+    was made from.
     """
     early: dict[int, FileResult] = {}
     for index, task in enumerate(tasks):
@@ -256,24 +336,41 @@ def _from_cache(
         if isinstance(data, FileResult):
             early[index] = data  # unreadable, too large or generated: nothing to cache
             continue
-        key = cache.key(task, data)
-        hit = cache.load(key, task)
-        if hit is not None:
-            early[index] = hit
-        else:
-            seen[task.path] = data
-            keys[task.path] = key
+        seen[task.path] = data
+        memo.keys[task.path] = memo.cache.key(task, data)
     return early
 
 
-def _keep(
-    cache: CheckCache,
-    keys: dict[Path, str],
+def _from_cache(
     tasks: Sequence[FileTask],
-    fresh: Sequence[FileResult],
-) -> None:
-    """Record the fresh results under the keys of the bytes they were computed from."""
-    for task, result in zip(tasks, fresh, strict=True):
-        key = keys.get(task.path)
-        if key is not None:
-            cache.store(key, result)
+    done: dict[int, FileResult],
+    gathered: dict[Path, FileResult],
+    memo: _Memo,
+    facts: FactBook,
+) -> dict[int, FileResult]:
+    """``check``'s results that need no rule run: cache hits, and files that never reach
+    the rules (their gather output already says what check reports about them).
+
+    A file the rules read is keyed with the digest of the settled facts as well, so an edit
+    elsewhere that changes what it is told makes its entry miss.
+    """
+    digest = memo.cache.codec.digest(facts)
+    found: dict[int, FileResult] = {}
+    for index, task in enumerate(tasks):
+        output = gathered.get(task.path)
+        key = memo.keys.get(task.path)
+        if index in done or output is None or key is None or output.status not in CACHEABLE:
+            continue
+        if output.status is Status.PARSED:
+            if digest is None:
+                continue
+            key = memo.cache.with_facts(key, digest)
+        hit = memo.cache.load(key, task)
+        if hit is not None:
+            found[index] = hit
+        elif output.status is Status.PARSED:
+            memo.result_keys[task.path] = key
+        else:
+            found[index] = replace(output, facts=())
+            memo.cache.store(key, found[index])
+    return found
