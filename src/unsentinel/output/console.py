@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import os
 import sys
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -33,9 +33,9 @@ def use_color(choice: ColorChoice = ColorChoice.AUTO, *, stderr: bool = False) -
 
 
 def make_console(*, stderr: bool = True, color: bool | None = None) -> Console:
+    """A console on stderr (or stdout); ``color`` None decides as ``--color auto`` does."""
     from rich.console import Console  # rich loads only when something is printed through it
 
-    """A console on stderr (or stdout); ``color`` None decides as ``--color auto`` does."""
     stream: TextIO = sys.stderr if stderr else sys.stdout
     if color is None:
         color = use_color(stderr=stderr)
@@ -57,3 +57,41 @@ def make_console(*, stderr: bool = True, color: bool | None = None) -> Console:
 def is_tty(*, stderr: bool = False) -> bool:
     stream = sys.stderr if stderr else sys.stdout
     return bool(getattr(stream, "isatty", lambda: False)())
+
+
+def plain(text: object, *, markup: bool | None) -> bool:
+    """Would rich print ``text`` unchanged? Printable ASCII without markup, as our consoles
+    are set up (no highlighting, no emoji, soft wrap): no control code to strip, no width to
+    measure, no ``[tag]`` to read. tests/test_console.py holds this against rich itself.
+    """
+    if not isinstance(text, str) or not all(" " <= char <= "~" for char in text):
+        return False
+    return markup is False or "[" not in text
+
+
+class Printer(Protocol):
+    """What the summaries print through: a rich ``Console``, or a :class:`LazyConsole`."""
+
+    def print(self, *objects: Any, markup: bool | None = None) -> None: ...
+
+
+class LazyConsole:
+    """A console that builds its rich ``Console`` on the first print.
+
+    Every command prints its errors through one, and most runs have none: then rich is
+    never imported, and a quiet run over files without candidates stays light.
+    """
+
+    def __init__(self, *, stderr: bool = True, color: bool | None = None) -> None:
+        self._stderr = stderr
+        self._color = color
+        self._console: Console | None = None
+
+    def print(self, *objects: Any, markup: bool | None = None) -> None:
+        if len(objects) == 1 and plain(objects[0], markup=markup):
+            stream = sys.stderr if self._stderr else sys.stdout
+            stream.write(f"{objects[0]}\n")  # what rich writes for it, without loading rich
+            return
+        if self._console is None:
+            self._console = make_console(stderr=self._stderr, color=self._color)
+        self._console.print(*objects, markup=markup)

@@ -5,15 +5,29 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-
-from rich.console import Console
-from rich.table import Table
+from typing import TYPE_CHECKING
 
 from unsentinel.core.model import Action, Mode, Status
-from unsentinel.core.runner import RunResult
+from unsentinel.output.console import Printer
 from unsentinel.output.findings import Finding, RuleInfo
 
+if TYPE_CHECKING:
+    # The runner brings the engine (and LibCST) and rich its renderers: a run that prints
+    # no table loads neither just to be summarised.
+    from rich.table import Table
+
+    from unsentinel.core.runner import RunResult
+
 _SYNTAX_ERROR = re.compile(r"syntax error at (?P<line>\d+):(?P<column>\d+): (?P<what>.*)", re.S)
+
+
+def _table(title: str, *, bare: bool = False) -> Table:
+    """A rich table (``bare``: no header, no box), importing rich only when one is printed."""
+    from rich.table import Table
+
+    if bare:
+        return Table(title=title, show_header=False, box=None)
+    return Table(title=title)
 
 
 def error_line(path: str, reason: str) -> str:
@@ -25,7 +39,7 @@ def error_line(path: str, reason: str) -> str:
     return f"{path}:{syntax['line']}:{syntax['column']}: syntax error: {what}"
 
 
-def print_errors(console: Console, run: RunResult) -> None:
+def print_errors(console: Printer, run: RunResult) -> None:
     for path, reason in run.failed:
         console.print(error_line(path, reason), markup=False)
     print_manual_changes(console, run)
@@ -50,7 +64,7 @@ def print_errors(console: Console, run: RunResult) -> None:
             console.print(f"  {path}", markup=False)
 
 
-def print_manual_changes(console: Console, run: RunResult) -> None:
+def print_manual_changes(console: Printer, run: RunResult) -> None:
     """Sites outside Python the run reports but does not change (wire-contract schemas).
 
     Printed even with ``--quiet``: a schema still declaring strings fails the project's
@@ -77,8 +91,8 @@ def statistics(run: RunResult) -> dict[str, int]:
     }
 
 
-def print_statistics(console: Console, run: RunResult) -> None:
-    table = Table(title="Statistics", show_header=False, box=None)
+def print_statistics(console: Printer, run: RunResult) -> None:
+    table = _table(title="Statistics", bare=True)
     for name, value in statistics(run).items():
         table.add_row(name, str(value))
     if run.mode is Mode.CHECK:
@@ -99,11 +113,11 @@ def memory_row(peaks: Sequence[int]) -> tuple[str, str]:
 
 
 def print_rule_statistics(
-    console: Console, findings: Sequence[Finding], rules: Mapping[str, RuleInfo]
+    console: Printer, findings: Sequence[Finding], rules: Mapping[str, RuleInfo]
 ) -> None:
     """Findings per rule, most frequent first (ruff's ``--statistics``)."""
     counts = Counter(f.code for f in findings)
-    table = Table(title="Findings per rule", show_header=False, box=None)
+    table = _table(title="Findings per rule", bare=True)
     for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
         name = rules[code].name if code in rules else ""
         table.add_row(str(count), code, name)
@@ -111,7 +125,7 @@ def print_rule_statistics(
         console.print(table)
 
 
-def print_nothing_found(console: Console, run: RunResult) -> bool:
+def print_nothing_found(console: Printer, run: RunResult) -> bool:
     """Say so when a run looked at no file at all; True when it did."""
     if run.results:
         return False
@@ -120,7 +134,7 @@ def print_nothing_found(console: Console, run: RunResult) -> bool:
     return True
 
 
-def print_check_summary(console: Console, run: RunResult) -> None:
+def print_check_summary(console: Printer, run: RunResult) -> None:
     if print_nothing_found(console, run):
         return
     findings = run.findings
@@ -134,7 +148,7 @@ def print_check_summary(console: Console, run: RunResult) -> None:
         console.print(f"All clear: no findings in {checked} file(s).")
 
 
-def print_change_summary(console: Console, run: RunResult, *, applied: bool) -> None:
+def print_change_summary(console: Printer, run: RunResult, *, applied: bool) -> None:
     per_rule = Counter(
         site.rule
         for r in run.results
@@ -143,7 +157,7 @@ def print_change_summary(console: Console, run: RunResult, *, applied: bool) -> 
     )
     verb = "rewritten" if applied else "would be rewritten"
     changed = run.written if applied else tuple(r.path for r in run.changed)
-    table = Table(title=f"{len(changed)} file(s) {'changed' if applied else 'to change'}")
+    table = _table(title=f"{len(changed)} file(s) {'changed' if applied else 'to change'}")
     table.add_column("rule")
     table.add_column(f"sites {verb}", justify="right")
     for rule, count in sorted(per_rule.items()):
@@ -162,7 +176,7 @@ def print_change_summary(console: Console, run: RunResult, *, applied: bool) -> 
         console.print(f"skipped: {path}: {reason}", markup=False)
 
 
-def print_review_table(console: Console, run: RunResult) -> None:
+def print_review_table(console: Printer, run: RunResult) -> None:
     rows = [
         (f"{r.path}:{site.position.line}", name, str(value.value), value.reason)
         for r in run.results
@@ -171,7 +185,7 @@ def print_review_table(console: Console, run: RunResult) -> None:
     ]
     if not rows:
         return
-    table = Table(title=f"Review: {len(rows)} low-confidence value(s)")
+    table = _table(title=f"Review: {len(rows)} low-confidence value(s)")
     for column in ("site", "field", "value", "reason"):
         table.add_column(column)
     for row in rows:
@@ -179,7 +193,7 @@ def print_review_table(console: Console, run: RunResult) -> None:
     console.print(table)
 
 
-def print_broken(console: Console, run: RunResult) -> None:
+def print_broken(console: Printer, run: RunResult) -> None:
     """``apply --verify``: what passed before and fails after, and the rollback."""
     verification = run.verification
     assert verification is not None
