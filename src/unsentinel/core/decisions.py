@@ -13,13 +13,14 @@ The plan file's names (:mod:`~unsentinel.core.plan_file`) and the fingerprints
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import libcst as cst
 
+from unsentinel.core.finding import Builder, Finding
 from unsentinel.core.fingerprints import file_text, fingerprint, site_fingerprint, site_source
 from unsentinel.core.model import Action, Confidence, FileResult, Inferred, Site, Status
 from unsentinel.core.plan_file import (
@@ -32,12 +33,14 @@ from unsentinel.core.plan_file import (
     load_plan,
 )
 
-if TYPE_CHECKING:
-    from unsentinel.core.rule import RuleContext
-
 FROM_THE_PLAN = "from the plan"
 MARKER = "# TODO(unsentinel):"
 """Starts every review marker; ``check`` reports the ones left (UNS901)."""
+
+SKIPPED = "skip in the plan"
+"""Why a site the reviewer marked ``skip`` is left as it is."""
+NOT_IN_THE_PLAN = "not in the plan (new, or changed since the plan was made): left as it is"
+"""Why a site no entry knows is left as it is, while a plan is in force."""
 
 
 @dataclass(frozen=True)
@@ -129,10 +132,47 @@ def _add_rename(renames: dict[str, tuple[str, Entry]], site: Site, entry: Entry)
         )
 
 
+def skip_reason(entry: Entry | None) -> str | None:
+    """Why a plan in force leaves a site with ``entry`` as it is (None: the plan applies).
+
+    One definition for the core's drop (:func:`apply_plan`) and for the rules that ask
+    before scheduling edits inside a site, so both report the same words.
+    """
+    if entry is None:
+        return NOT_IN_THE_PLAN
+    return SKIPPED if entry.skip else None
+
+
 # -- what the core does with the decisions, per file --------------------------------------
 
 
-def apply_plan(context: RuleContext) -> bool:
+class PlannedFile(Protocol):
+    """What :func:`apply_plan` and :func:`mark_review` need from a file's rule context.
+
+    A protocol rather than the context class, so that this module never imports
+    :mod:`unsentinel.core.rule` (which imports it): the dependency runs one way.
+    """
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def decisions(self) -> Decisions: ...
+
+    @property
+    def pending(self) -> Sequence[Finding]: ...
+
+    @property
+    def edits(self) -> dict[cst.CSTNode, Builder]: ...
+
+    def fingerprint(self, node: cst.CSTNode) -> str: ...
+
+    def ancestors(self, node: cst.CSTNode) -> list[cst.CSTNode]: ...
+
+    def replace(self, node: cst.CSTNode, builder: Builder) -> None: ...
+
+
+def apply_plan(context: PlannedFile) -> bool:
     """Leave alone every site the plan skips, or does not know (new or changed since).
 
     Returns whether any edit was dropped.
@@ -144,23 +184,18 @@ def apply_plan(context: RuleContext) -> bool:
     for finding in context.pending:
         if finding.node not in context.edits:
             continue
-        entry = decisions.entry(context.path, context.fingerprint(finding.node))
-        if entry is not None and not entry.skip:
+        reason = skip_reason(decisions.entry(context.path, context.fingerprint(finding.node)))
+        if reason is None:
             continue
         del context.edits[finding.node]
         dropped = True
         finding.action = Action.SKIP
         finding.code = None  # a site left alone mints no constant
-        reason = (
-            "skip in the plan"
-            if entry is not None
-            else "not in the plan (new, or changed since the plan was made): left as it is"
-        )
         finding.reasons = (*finding.reasons, reason)
     return dropped
 
 
-def mark_review(context: RuleContext) -> None:
+def mark_review(context: PlannedFile) -> None:
     """A ``# TODO(unsentinel)`` comment on each rewritten line with a low-confidence value."""
     if not context.decisions.mark_review:
         return
@@ -184,7 +219,7 @@ def _is_low(value: Inferred) -> bool:
     return value.confidence is Confidence.LOW
 
 
-def _statement_of(context: RuleContext, node: cst.CSTNode) -> cst.SimpleStatementLine | None:
+def _statement_of(context: PlannedFile, node: cst.CSTNode) -> cst.SimpleStatementLine | None:
     for candidate in (node, *context.ancestors(node)):
         if isinstance(candidate, cst.SimpleStatementLine):
             return candidate
@@ -215,11 +250,14 @@ __all__ = [
     "ENTRY_KEYS",
     "FROM_THE_PLAN",
     "MARKER",
+    "NOT_IN_THE_PLAN",
+    "SKIPPED",
     "TOP_KEYS",
     "Decisions",
     "Entry",
     "Plan",
     "PlanError",
+    "PlannedFile",
     "Resolution",
     "apply_plan",
     "file_text",
@@ -229,4 +267,5 @@ __all__ = [
     "resolve",
     "site_fingerprint",
     "site_source",
+    "skip_reason",
 ]

@@ -10,7 +10,7 @@ and a rule asks for its own feature's facts with ``context.facts.get(WarningFact
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -18,7 +18,23 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
     from unsentinel.core.config import Config
-    from unsentinel.core.rule import RuleContext
+    from unsentinel.core.finding import Finding
+
+T = TypeVar("T")
+
+
+class ReadFile(Protocol):
+    """What :meth:`Facts.from_context` reads from one parsed file's rule context.
+
+    The feature's per-file notes (``shared``) and the findings its rules reported. A
+    protocol rather than the context class, so that this module never imports
+    :mod:`unsentinel.core.rule` (which imports it): the dependency runs one way.
+    """
+
+    @property
+    def pending(self) -> Sequence[Finding]: ...
+
+    def shared(self, kind: type[T]) -> T: ...
 
 
 class Facts(Protocol):
@@ -32,7 +48,7 @@ class Facts(Protocol):
         ...
 
     @classmethod
-    def from_context(cls, context: RuleContext) -> Self:
+    def from_context(cls, context: ReadFile) -> Self:
         """Facts the rules recorded while reading one parsed file."""
         ...
 

@@ -14,7 +14,7 @@ import json
 import keyword
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -174,17 +174,32 @@ def _entry(raw: Any, index: int, lines: _EntryLines) -> Entry:
     )
 
 
-def _check_values(values: Mapping[str, Any], fail: Any) -> None:
-    code = values.get("code")
-    if code is not None and (not code.isidentifier() or code in _KEYWORDS):
-        raise fail("code", f"code {code!r} is not a valid Python identifier")
-    severity = values.get("severity")
-    if severity is not None and not _valid_severity(severity):
+def _check_values(values: Mapping[str, str], fail: Callable[[str, str], PlanError]) -> None:
+    for key in _CHECK_ORDER:
+        value = values.get(key)
+        problem = None if value is None else value_problem(key, value)
+        if problem is not None:
+            raise fail(key, problem)
+
+
+_CHECK_ORDER = ("code", "severity", "field_path")
+"""The order a plan entry's values are checked in: the first problem is the one reported."""
+
+
+def value_problem(name: str, value: str) -> str | None:
+    """Why ``value`` cannot be the plan's ``name`` (one of :data:`DECIDABLE`); None: it can.
+
+    Public so that whoever builds a plan without a file (``apply --interactive``) checks
+    an edited value by the very rule a plan file's value is checked by.
+    """
+    if name == "code" and (not value.isidentifier() or value in _KEYWORDS):
+        return f"code {value!r} is not a valid Python identifier"
+    if name == "severity" and not _valid_severity(value):
         known = ", ".join(sorted(_SEVERITIES))
-        raise fail("severity", f"unknown severity {severity!r} (one of: {known})")
-    path = values.get("field_path")
-    if path is not None and _UNSAFE_PATH.search(path):
-        raise fail("field_path", f"field_path {path!r} may not contain quotes or backslashes")
+        return f"unknown severity {value!r} (one of: {known})"
+    if name == "field_path" and _UNSAFE_PATH.search(value):
+        return f"field_path {value!r} may not contain quotes or backslashes"
+    return None
 
 
 def _valid_severity(value: str) -> bool:

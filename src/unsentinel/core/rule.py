@@ -29,16 +29,16 @@ from unsentinel.core.decisions import (
     apply_plan,
     fingerprint,
     site_source,
+    skip_reason,
 )
 from unsentinel.core.decisions import mark_review as mark_review_lines
 from unsentinel.core.facts import FactBook
+from unsentinel.core.finding import Builder, Finding
 from unsentinel.core.imports import ImportRequest
 from unsentinel.core.model import Action, Inferred, Kind, Position, Site
 from unsentinel.core.tree import parent_map
 
 T = TypeVar("T")
-
-Builder = Callable[[cst.CSTNode], "cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel[Any]"]
 
 
 @dataclass(frozen=True)
@@ -63,26 +63,6 @@ class Example:
     @property
     def expected(self) -> str | None:
         return None if self.after is None else textwrap.dedent(self.after).lstrip("\n")
-
-
-@dataclass
-class Finding:
-    """A site as a rule reports it, before positions are resolved (only kept ones need them).
-
-    ``subject`` is typed data a feature attaches for its own later use (for instance which
-    constant a detector saw); the core never reads it.
-    """
-
-    node: cst.CSTNode
-    rule: str
-    kind: Kind
-    message: str
-    action: Action
-    severity: Inferred | None = None
-    field_path: Inferred | None = None
-    code: Inferred | None = None
-    reasons: tuple[str, ...] = ()
-    subject: object = None
 
 
 class RuleContext:
@@ -268,7 +248,7 @@ class RuleContext:
         if not decisions.active or finding.node not in self.edits:
             return False
         entry = decisions.entry(self.path, self.fingerprint(finding.node))
-        return entry is None or entry.skip
+        return skip_reason(entry) is not None
 
     def left_alone_by_plan(self, node: cst.CSTNode) -> str | None:
         """Why an edited plan leaves the site ``node`` as it is (skip, or unknown), if it does.
@@ -280,10 +260,7 @@ class RuleContext:
         decisions = self.decisions
         if not decisions.active:
             return None
-        entry = decisions.entry(self.path, self.fingerprint(node))
-        if entry is None:
-            return "not in the plan (new, or changed since the plan was made): left as it is"
-        return "skip in the plan" if entry.skip else None
+        return skip_reason(decisions.entry(self.path, self.fingerprint(node)))
 
     def decide(self, node: cst.CSTNode, name: str, inferred: Inferred) -> Inferred:
         """The value of ``name`` at the site ``node``: the plan's where it changes it.

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from unsentinel.core.config import Config
+    from unsentinel.core.facts import ReadFile
     from unsentinel.core.rule import RuleContext
 
 
@@ -47,7 +48,7 @@ class ErrorFacts:
         return cls(defined_functions=names) if names else None
 
     @classmethod
-    def from_context(cls, context: RuleContext) -> ErrorFacts:
+    def from_context(cls, context: ReadFile) -> ErrorFacts:
         notes = context.shared(ErrorNotes)
         return cls(frozenset(notes.error_functions), frozenset(notes.held_functions))
 

@@ -12,18 +12,16 @@ function), so tests script the answers and the CLI passes the real terminal.
 
 from __future__ import annotations
 
-import json
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import click
 
-from unsentinel.core.decisions import DECIDABLE, Entry, Plan, PlanError, load_plan
+from unsentinel.core.decisions import DECIDABLE, Entry, Plan
 from unsentinel.core.model import Action, Inferred
+from unsentinel.core.plan_file import value_problem
 from unsentinel.review.site_change import SiteChange
 
 GROUP_SHOWN = 3  # sites of a skipped group named in the prompt; the rest are counted
@@ -295,12 +293,4 @@ def _invalid(name: str, value: str | None) -> str | None:
     """Why ``value`` cannot be ``name``, checked as a plan file's value is (None: it can)."""
     if value is None:
         return None if name == "field_path" else f"a {name} is needed"
-    entry = {"path": "-", "rule": "-", "fingerprint": "-", name: value}
-    with tempfile.TemporaryDirectory() as folder:
-        plan = Path(folder, "edit.json")
-        plan.write_text(json.dumps({"sites": [entry]}), encoding="utf-8")
-        try:
-            load_plan(plan)
-        except PlanError as exc:
-            return str(exc).partition("entry 'sites[0]': ")[2] or str(exc)
-    return None
+    return value_problem(name, value)

@@ -27,6 +27,7 @@ from unsentinel.warnings.settings import warning_settings
 
 if TYPE_CHECKING:
     from unsentinel.core.config import Config
+    from unsentinel.core.facts import ReadFile
     from unsentinel.core.rule import RuleContext
 
 
@@ -121,7 +122,7 @@ class WarningFacts:
         return cls(model_fields=dict(fields)) if fields else None
 
     @classmethod
-    def from_context(cls, context: RuleContext) -> WarningFacts:
+    def from_context(cls, context: ReadFile) -> WarningFacts:
         notes = context.shared(WarningNotes)
         left_behind = {
             finding.subject.name

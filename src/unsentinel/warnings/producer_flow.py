@@ -3,7 +3,8 @@
 :class:`WarningProducer` follows values into warnings lists (appends, extends, list
 literals, keyword arguments, helper returns, test doubles) and hands each string to
 :class:`~unsentinel.warnings.rewrite.WarningRewriter`, which turns it into a ``Warning``.
-The two rules differ only in which strings they take.
+The two rules differ only in which strings they take. Which helpers return warnings (the
+gather pass's records) is :mod:`~unsentinel.warnings.helper_returns`.
 """
 
 from __future__ import annotations
@@ -19,10 +20,9 @@ import libcst as cst
 from unsentinel.core.config import Config
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.syntax import last_name
-from unsentinel.warnings.analysis import gathered_pairs
 from unsentinel.warnings.candidates import uses_warning_list
-from unsentinel.warnings.carriers import BUILTIN_CALLS, FileCarriers, is_helper_call
-from unsentinel.warnings.facts import TupleSlot, WarningShape
+from unsentinel.warnings.carriers import FileCarriers
+from unsentinel.warnings.facts import WarningShape
 from unsentinel.warnings.graph import (
     Carrier,
     ConstantUse,
@@ -32,30 +32,16 @@ from unsentinel.warnings.graph import (
     ReturnCarrier,
     SlotCarrier,
 )
+from unsentinel.warnings.helper_returns import (
+    APPENDERS,
+    NOT_HELPERS,
+    HelperReturns,
+    is_helper_name,
+)
 from unsentinel.warnings.rewrite import WarningRewriter
 from unsentinel.warnings.rule import warning_list_patterns
 from unsentinel.warnings.settings import warning_settings
 from unsentinel.warnings.strings import is_stringish, text_marker
-
-APPENDERS = {"append": 0, "insert": 1}
-# Calls whose result in a warnings list says nothing about a helper returning warnings.
-NOT_HELPERS = frozenset(
-    [
-        "field",
-        "Field",
-        "list",
-        "dict",
-        "set",
-        "tuple",
-        "sorted",
-        "reversed",
-        "copy",
-        "deepcopy",
-        "get",
-        "pop",
-        "default_factory",
-    ]
-)
 
 
 class WarningProducer(WarningRewriter):
@@ -102,6 +88,11 @@ class WarningProducer(WarningRewriter):
     def carriers(self) -> FileCarriers:
         return self.context.shared(FileCarriers)
 
+    @cached_property
+    def helpers(self) -> HelperReturns:
+        """Which helpers return warnings: recorded here, read through the gather pass."""
+        return HelperReturns(self, self._is_marked)
+
     @contextmanager
     def _flowing_into(self, carriers: tuple[Carrier, ...]) -> Iterator[None]:
         """Values followed inside the block land in ``carriers`` (a group of the graph)."""
@@ -142,7 +133,7 @@ class WarningProducer(WarningRewriter):
             keyword = arg.keyword.value if arg.keyword is not None else None
             key: int | str = keyword if keyword else index
             param: tuple[Carrier, ...] = ()
-            if callee is not None and _is_helper_name(callee, func):
+            if callee is not None and is_helper_name(callee, func):
                 param = (ParamCarrier(callee, key),)
             if keyword is not None and self.analysis.is_warning_list_name(keyword):
                 self._sink((FieldCarrier(keyword), *param), arg.value)
@@ -200,7 +191,7 @@ class WarningProducer(WarningRewriter):
         else:
             for target in node.targets:
                 self._record_local(target.target, node.value)
-        self._record_unpacked_flow(node)
+        self.helpers.record_unpacked(node)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         if node.value is not None and self.analysis.is_warning_list(node.target):
@@ -226,13 +217,8 @@ class WarningProducer(WarningRewriter):
         if function is None or node.value is None:
             return
         name = function.name.value
-        marked = self._marked_slots(function)
-        if None in marked and name not in self.notes.returning:
-            # A helper that returns sentinel strings returns warnings: callers, tests that
-            # mock it and its annotation learn that through the gather pass.
-            self.notes.returning.add(name)
-            shape = WarningShape.LIST if _returns_list(function) else WarningShape.ITEM
-            self.notes.return_shapes.setdefault(name, shape)
+        marked = self.helpers.marked_slots(function)
+        self.helpers.record_returning(function, marked)
         if isinstance(node.value, cst.Tuple):
             slots = self.facts.slots_of(name)
             for index in sorted(slots | {m for m in marked if m is not None}):
@@ -263,10 +249,13 @@ class WarningProducer(WarningRewriter):
         elif isinstance(expr, cst.IfExp):
             self._elements(expr.body, single=single)
             self._elements(expr.orelse, single=single)
+        elif isinstance(expr, cst.BooleanOperation) and isinstance(expr.operator, cst.Or):
+            self._elements(expr.left, single=single)  # ``warnings or ["default"]``: both
+            self._elements(expr.right, single=single)
         elif single:
             self._candidate(expr)
         else:
-            self._record_call_flow(expr, WarningShape.LIST)
+            self.helpers.record_call(expr, WarningShape.LIST)
             if not (isinstance(expr, cst.Call) and last_name(expr.func) in NOT_HELPERS):
                 self._unless_known(expr)  # ``warnings += extra``: what is in ``extra``?
 
@@ -279,7 +268,7 @@ class WarningProducer(WarningRewriter):
         elif isinstance(expr, cst.Name):
             self._local_flow(expr)
         else:
-            self._record_call_flow(expr, WarningShape.ITEM)
+            self.helpers.record_call(expr, WarningShape.ITEM)
             self._unless_known(expr)
 
     def _local_flow(self, name: cst.Name) -> None:
@@ -302,7 +291,7 @@ class WarningProducer(WarningRewriter):
             self._candidate(value)
             return
         if value is not None:
-            self._record_call_flow(value, WarningShape.ITEM)
+            self.helpers.record_call(value, WarningShape.ITEM)
         self._unless_known(name)
 
     def _producer(self, expr: cst.BaseExpression) -> None:
@@ -370,138 +359,11 @@ class WarningProducer(WarningRewriter):
             return value is not None and self._is_known_warning(value)
         return False
 
-    def _record_call_flow(self, expr: cst.BaseExpression, shape: WarningShape) -> None:
-        """A helper call whose result lands in a warnings list returns warnings."""
-        callee = _helper_called(expr)
-        if callee is not None:
-            self.notes.returning.add(callee)
-            self.notes.return_shapes[callee] = shape
-
-    def _record_slot_flow(self, expr: cst.BaseExpression, index: int) -> None:
-        """``loc, note = resolve(...)``: slot ``index`` of what the helper returns is a warning."""
-        callee = _helper_called(expr)
-        if callee is not None:
-            self.notes.tuple_slots.add(TupleSlot(callee, index))
-
-    def _record_unpacked_flow(self, node: cst.Assign) -> None:
-        """``loc, note = resolve(...)`` then ``warnings.append(note)``: resolve#1 is a warning.
-
-        With ``asyncio.gather(check_x(), check_y())`` each unpacked part is its own
-        coroutine's result: a name is what that helper returns, a tuple its slots.
-        """
-        target = node.targets[0].target if len(node.targets) == 1 else None
-        if not isinstance(target, cst.Tuple) or not isinstance(node.value, (cst.Call, cst.Await)):
-            return
-        function = self.analysis.enclosing_function(node)
-        if function is None:
-            return
-        pairs = gathered_pairs(target, node.value)
-        if pairs is None:
-            self._record_slots(target, node.value, function)
-            return
-        for element, value in pairs:
-            if isinstance(element, cst.Tuple):
-                self._record_slots(element, value, function)
-            elif isinstance(element, cst.Name) and self._flows_into_warnings(
-                element.value, function
-            ):
-                self._record_call_flow(value, WarningShape.ITEM)
-                callee = _helper_called(value)
-                if callee is not None:  # the name and the helper's result: one group
-                    self.carriers.link(self.carriers.of(element), (ReturnCarrier(callee),))
-
-    def _record_slots(
-        self, target: cst.Tuple, value: cst.BaseExpression, function: cst.FunctionDef
-    ) -> None:
-        """Slot ``index`` of what the helper returns is a warning where its name flows into a
-        warnings list; the name and the slot are one group."""
-        for index, element in enumerate(target.elements):
-            if isinstance(element.value, cst.Name) and self._flows_into_warnings(
-                element.value.value, function
-            ):
-                self._record_slot_flow(value, index)
-                callee = _helper_called(value)
-                if callee is not None:
-                    slot = (SlotCarrier(callee, index),)
-                    self.carriers.link(self.carriers.of(element.value), slot)
-
-    def _flows_into_warnings(self, name: str, function: cst.FunctionDef) -> bool:
-        for call in self.analysis.index.within(cst.Call, function):
-            func = call.func
-            if (
-                isinstance(func, cst.Attribute)
-                and func.attr.value in APPENDERS
-                and self.analysis.is_warning_list(func.value)
-                and any(isinstance(a.value, cst.Name) and a.value.value == name for a in call.args)
-            ):
-                return True
-        index = self.analysis.index
-        for assign in index.within(cst.Assign, function):
-            targets = [t.target for t in assign.targets]
-            if any(self.analysis.is_warning_list(t) for t in targets) and _mentions(
-                assign.value, name
-            ):
-                return True
-        for annotated in index.within(cst.AnnAssign, function):
-            value = annotated.value
-            if (
-                value is not None
-                and self.analysis.is_warning_list(annotated.target)
-                and _mentions(value, name)
-            ):
-                return True
-        return False
-
-    def _marked_slots(self, function: cst.FunctionDef) -> set[int | None]:
-        """Where a helper returns sentinel strings: ``None`` for the whole value (a list or a
-        single string), an index for a slot of a returned tuple."""
-        slots: set[int | None] = set()
-        for statement in self.analysis.index.within(cst.Return, function):
-            value = statement.value
-            if isinstance(value, cst.Tuple):
-                for index, element in enumerate(value.elements):
-                    if self._is_marked(element.value):
-                        slots.add(index)
-            elif isinstance(value, cst.List):
-                if any(self._is_marked(e.value) for e in value.elements):
-                    slots.add(None)
-            elif value is not None and self._marked_value(value):
-                slots.add(None)
-        return slots
-
-    def _marked_value(self, value: cst.BaseExpression) -> bool:
-        """A returned list, string or conditional of them that carries a sentinel."""
-        if isinstance(value, cst.IfExp):
-            return self._marked_value(value.body) or self._marked_value(value.orelse)
-        if isinstance(value, (cst.List, cst.Tuple)):
-            return any(self._is_marked(e.value) for e in value.elements)
-        return self._is_marked(value)
-
     def _is_marked(self, expr: cst.BaseExpression) -> bool:
         return is_stringish(expr) and self._strip(expr) is not None
 
 
 # -- small helpers --------------------------------------------------------------------
-
-
-def _returns_list(function: cst.FunctionDef) -> bool:
-    annotation = function.returns.annotation if function.returns is not None else None
-    if isinstance(annotation, cst.Subscript):
-        return last_name(annotation.value) in ("list", "List", "Sequence", "Iterable")
-    return annotation is None
-
-
-def _mentions(expr: cst.BaseExpression, name: str) -> bool:
-    """Does ``name`` occur in a (small) expression?"""
-    found = False
-
-    class _Find(cst.CSTVisitor):
-        def visit_Name(self, node: cst.Name) -> None:
-            nonlocal found
-            found = found or node.value == name
-
-    expr.visit(_Find())
-    return found
 
 
 def _is_none(expr: cst.BaseExpression) -> bool:
@@ -511,10 +373,6 @@ def _is_none(expr: cst.BaseExpression) -> bool:
 def _short(_expr: cst.BaseExpression, code: str) -> str:
     text = " ".join(code.split())
     return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _is_helper_name(callee: str | None, func: cst.BaseExpression) -> bool:
-    return callee not in NOT_HELPERS and is_helper_call(callee, func)
 
 
 def _literal_iterable(expr: cst.ListComp | cst.GeneratorExp) -> cst.BaseExpression | None:
@@ -529,15 +387,3 @@ def _literal_iterable(expr: cst.ListComp | cst.GeneratorExp) -> cst.BaseExpressi
     ):
         return comp.iter
     return None
-
-
-def _helper_called(expr: cst.BaseExpression) -> str | None:
-    """The project helper ``expr`` calls (``await`` unwrapped), if it is one."""
-    if isinstance(expr, cst.Await):
-        expr = expr.expression
-    if not isinstance(expr, cst.Call):
-        return None
-    callee = last_name(expr.func)
-    if not callee or callee in NOT_HELPERS or callee in BUILTIN_CALLS:
-        return None
-    return callee

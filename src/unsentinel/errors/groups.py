@@ -1,0 +1,94 @@
+"""A function's error dicts, and the readers of its result, change together or not at all.
+
+A reader of a function's result cannot tell a migrated error from one left alone, so one
+error-looking dict that UNS501 leaves alone (a look-alike that is returned, an error in a
+success envelope, an error shape returned with a 2xx status) *holds* its function: the
+function's other error dicts are reported as skip instead of rewritten, and its readers
+keep the old shape. Rewrites are therefore deferred until the whole file is seen, and
+readers are decided last, with the producers gathered from the whole repository.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import libcst as cst
+
+from unsentinel.core.model import Action, Kind
+from unsentinel.core.rule import Rule, RuleContext
+from unsentinel.core.syntax import NodeIndex
+from unsentinel.errors.clients import ClientFinder
+from unsentinel.errors.consumers import ConsumerFinder
+from unsentinel.errors.facts import ErrorFacts, ErrorNotes
+from unsentinel.errors.shapes import enclosing_function
+
+_Deferred = tuple[cst.FunctionDef | None, cst.CSTNode, Callable[[], None]]
+
+
+class ErrorGroups:
+    """One file's producers held, rewrites deferred, and readers decided with them."""
+
+    def __init__(self, rule: Rule, context: RuleContext) -> None:
+        self.rule = rule
+        self.context = context
+        self._deferred: list[_Deferred] = []
+
+    def hold(self, node: cst.CSTNode) -> None:
+        """The function enclosing ``node`` keeps its old error shape (a cross-file fact)."""
+        function = enclosing_function(node, self.context.parent)
+        if function is not None:
+            self.context.shared(ErrorNotes).held_functions.add(function.name.value)
+
+    def produces(self, node: cst.CSTNode) -> None:
+        """The function enclosing ``node`` now returns the new error shape (a cross-file fact)."""
+        function = enclosing_function(node, self.context.parent)
+        if function is not None:
+            self.context.shared(ErrorNotes).error_functions.add(function.name.value)
+
+    def defer(self, node: cst.CSTNode, rewrite: Callable[[], None]) -> None:
+        """Rewrite in :meth:`settle_producers`, once every error dict of the function is known."""
+        self._deferred.append((enclosing_function(node, self.context.parent), node, rewrite))
+
+    def settle_producers(self) -> None:
+        """Run the deferred rewrites of functions not held; report the others as skip."""
+        held = self.context.shared(ErrorNotes).held_functions
+        for function, node, rewrite in self._deferred:
+            if function is None or function.name.value not in held:
+                rewrite()
+                continue
+            why = (
+                f"{function.name.value}() also returns an error-looking dict that is left "
+                "alone; its error dicts and their readers change together or not at all"
+            )
+            self.context.report(
+                self.rule,
+                node,
+                f"Ad-hoc error dict left as it is: {why}",
+                kind=Kind.ERROR,
+                action=Action.SKIP,
+                reasons=(why,),
+            )
+
+    def settle_readers(self) -> None:
+        """Readers, once every producer of the file is known (plus the gathered ones).
+
+        Test functions are scanned for reads of a response; other code for calls of a
+        migrated (or held) function whose result it reads.
+        """
+        index = self.context.shared(NodeIndex)
+        notes = self.context.shared(ErrorNotes)
+        gathered = self.context.facts.get(ErrorFacts)
+        held = gathered.held_functions | frozenset(notes.held_functions)
+        producers = (gathered.error_functions | frozenset(notes.error_functions)) - held
+        ours = gathered.defined_functions
+        tests = ConsumerFinder(self.rule, self.context, index, producers, held, ours)
+        clients = ClientFinder(self.rule, self.context, index)
+        functions: list[cst.FunctionDef | None] = [None]
+        functions += [
+            f for f in index.by_type.get(cst.FunctionDef, []) if isinstance(f, cst.FunctionDef)
+        ]
+        for function in functions:
+            if function is not None and function.name.value.startswith("test"):
+                tests.scan_function(function)
+            elif producers or held:
+                clients.scan(function, producers, held)

@@ -1,0 +1,219 @@
+"""Which project helpers return warnings: facts the producer rules record for the gather pass.
+
+A helper that returns sentinel strings returns warnings once migrated, and so does one
+whose result lands in a warnings list (``warnings.append(check(x))``,
+``loc, note = resolve(...)`` then ``warnings.append(note)``). Callers in other files, tests
+that mock the helper and its annotation learn that through the gather pass, so these
+records are made in every pass; the values they link join one group of the flow graph.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cached_property
+
+import libcst as cst
+
+from unsentinel.core.syntax import last_name
+from unsentinel.warnings.analysis import FileAnalysis
+from unsentinel.warnings.carriers import BUILTIN_CALLS, FileCarriers, is_helper_call
+from unsentinel.warnings.facts import TupleSlot, WarningShape
+from unsentinel.warnings.function_facts import gathered_pairs
+from unsentinel.warnings.graph import ReturnCarrier, SlotCarrier
+from unsentinel.warnings.rule import WarningRule
+
+APPENDERS = {"append": 0, "insert": 1}
+"""List methods that add one value, with the index of that value's argument."""
+
+# Calls whose result in a warnings list says nothing about a helper returning warnings.
+NOT_HELPERS = frozenset(
+    [
+        "field",
+        "Field",
+        "list",
+        "dict",
+        "set",
+        "tuple",
+        "sorted",
+        "reversed",
+        "copy",
+        "deepcopy",
+        "get",
+        "pop",
+        "default_factory",
+    ]
+)
+
+
+class HelperReturns:
+    """Records, for one file, which helpers return warnings and in which slot.
+
+    ``is_marked`` tells whether a string carries a sentinel, as the rule reads markers.
+    """
+
+    def __init__(self, rule: WarningRule, is_marked: Callable[[cst.BaseExpression], bool]):
+        self.rule = rule
+        self.is_marked = is_marked
+
+    @property
+    def analysis(self) -> FileAnalysis:
+        return self.rule.analysis
+
+    @cached_property
+    def carriers(self) -> FileCarriers:
+        return self.rule.context.shared(FileCarriers)
+
+    def record_call(self, expr: cst.BaseExpression, shape: WarningShape) -> None:
+        """A helper call whose result lands in a warnings list returns warnings."""
+        callee = helper_called(expr)
+        if callee is not None:
+            self.rule.notes.returning.add(callee)
+            self.rule.notes.return_shapes[callee] = shape
+
+    def record_returning(self, function: cst.FunctionDef, marked: set[int | None]) -> None:
+        """A helper that returns sentinel strings returns warnings: callers, tests that
+        mock it and its annotation learn that through the gather pass."""
+        name = function.name.value
+        notes = self.rule.notes
+        if None in marked and name not in notes.returning:
+            notes.returning.add(name)
+            shape = WarningShape.LIST if _returns_list(function) else WarningShape.ITEM
+            notes.return_shapes.setdefault(name, shape)
+
+    def record_unpacked(self, node: cst.Assign) -> None:
+        """``loc, note = resolve(...)`` then ``warnings.append(note)``: resolve#1 is a warning.
+
+        With ``asyncio.gather(check_x(), check_y())`` each unpacked part is its own
+        coroutine's result: a name is what that helper returns, a tuple its slots.
+        """
+        target = node.targets[0].target if len(node.targets) == 1 else None
+        if not isinstance(target, cst.Tuple) or not isinstance(node.value, (cst.Call, cst.Await)):
+            return
+        function = self.analysis.enclosing_function(node)
+        if function is None:
+            return
+        pairs = gathered_pairs(target, node.value)
+        if pairs is None:
+            self._record_slots(target, node.value, function)
+            return
+        for element, value in pairs:
+            if isinstance(element, cst.Tuple):
+                self._record_slots(element, value, function)
+            elif isinstance(element, cst.Name) and self._flows_into_warnings(
+                element.value, function
+            ):
+                self.record_call(value, WarningShape.ITEM)
+                callee = helper_called(value)
+                if callee is not None:  # the name and the helper's result: one group
+                    self.carriers.link(self.carriers.of(element), (ReturnCarrier(callee),))
+
+    def _record_slot(self, expr: cst.BaseExpression, index: int) -> None:
+        """``loc, note = resolve(...)``: slot ``index`` of what the helper returns is a warning."""
+        callee = helper_called(expr)
+        if callee is not None:
+            self.rule.notes.tuple_slots.add(TupleSlot(callee, index))
+
+    def _record_slots(
+        self, target: cst.Tuple, value: cst.BaseExpression, function: cst.FunctionDef
+    ) -> None:
+        """Slot ``index`` of what the helper returns is a warning where its name flows into a
+        warnings list; the name and the slot are one group."""
+        for index, element in enumerate(target.elements):
+            if isinstance(element.value, cst.Name) and self._flows_into_warnings(
+                element.value.value, function
+            ):
+                self._record_slot(value, index)
+                callee = helper_called(value)
+                if callee is not None:
+                    slot = (SlotCarrier(callee, index),)
+                    self.carriers.link(self.carriers.of(element.value), slot)
+
+    def _flows_into_warnings(self, name: str, function: cst.FunctionDef) -> bool:
+        """Is the local ``name`` appended, assigned or annotated into a warnings list?"""
+        for call in self.analysis.index.within(cst.Call, function):
+            func = call.func
+            if (
+                isinstance(func, cst.Attribute)
+                and func.attr.value in APPENDERS
+                and self.analysis.is_warning_list(func.value)
+                and any(isinstance(a.value, cst.Name) and a.value.value == name for a in call.args)
+            ):
+                return True
+        index = self.analysis.index
+        for assign in index.within(cst.Assign, function):
+            targets = [t.target for t in assign.targets]
+            if any(self.analysis.is_warning_list(t) for t in targets) and _mentions(
+                assign.value, name
+            ):
+                return True
+        for annotated in index.within(cst.AnnAssign, function):
+            value = annotated.value
+            if (
+                value is not None
+                and self.analysis.is_warning_list(annotated.target)
+                and _mentions(value, name)
+            ):
+                return True
+        return False
+
+    def marked_slots(self, function: cst.FunctionDef) -> set[int | None]:
+        """Where a helper returns sentinel strings: ``None`` for the whole value (a list or a
+        single string), an index for a slot of a returned tuple."""
+        slots: set[int | None] = set()
+        for statement in self.analysis.index.within(cst.Return, function):
+            value = statement.value
+            if isinstance(value, cst.Tuple):
+                for index, element in enumerate(value.elements):
+                    if self.is_marked(element.value):
+                        slots.add(index)
+            elif isinstance(value, cst.List):
+                if any(self.is_marked(e.value) for e in value.elements):
+                    slots.add(None)
+            elif value is not None and self._marked_value(value):
+                slots.add(None)
+        return slots
+
+    def _marked_value(self, value: cst.BaseExpression) -> bool:
+        """A returned list, string or conditional of them that carries a sentinel."""
+        if isinstance(value, cst.IfExp):
+            return self._marked_value(value.body) or self._marked_value(value.orelse)
+        if isinstance(value, (cst.List, cst.Tuple)):
+            return any(self.is_marked(e.value) for e in value.elements)
+        return self.is_marked(value)
+
+
+def is_helper_name(callee: str | None, func: cst.BaseExpression) -> bool:
+    """Is ``callee`` (called as ``func``) a project helper, not a container or accessor?"""
+    return callee not in NOT_HELPERS and is_helper_call(callee, func)
+
+
+def helper_called(expr: cst.BaseExpression) -> str | None:
+    """The project helper ``expr`` calls (``await`` unwrapped), if it is one."""
+    if isinstance(expr, cst.Await):
+        expr = expr.expression
+    if not isinstance(expr, cst.Call):
+        return None
+    callee = last_name(expr.func)
+    if not callee or callee in NOT_HELPERS or callee in BUILTIN_CALLS:
+        return None
+    return callee
+
+
+def _returns_list(function: cst.FunctionDef) -> bool:
+    annotation = function.returns.annotation if function.returns is not None else None
+    if isinstance(annotation, cst.Subscript):
+        return last_name(annotation.value) in ("list", "List", "Sequence", "Iterable")
+    return annotation is None
+
+
+def _mentions(expr: cst.BaseExpression, name: str) -> bool:
+    """Does ``name`` occur in a (small) expression?"""
+    found = False
+
+    class _Find(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            nonlocal found
+            found = found or node.value == name
+
+    expr.visit(_Find())
+    return found

@@ -1,0 +1,320 @@
+"""Which input field an expression denotes: ``request.sku``, ``rows[{i}]``, ``note_id``.
+
+A warning's ``field_path`` names the input it is about. Parameters are sorted into inputs,
+containers of inputs (``request``, a model) and plumbing (``self``, ``db``); an expression
+is then followed through containers, loops over input lists (with their ``enumerate``
+index) and locals derived from one input, and the message's own words are matched to the
+fields the function mentions (:meth:`InputPaths.known_leaves`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+import libcst as cst
+
+from unsentinel.core.rule import RuleContext
+from unsentinel.core.syntax import NodeIndex, annotation_name, dotted, last_name
+from unsentinel.warnings.facts import WarningFacts
+from unsentinel.warnings.function_facts import FunctionFacts, LeafTable, Loop
+from unsentinel.warnings.inference.derived import derivation_sources
+
+# Parameters that are plumbing, not user input.
+NON_INPUT_PARAMS = frozenset(
+    [
+        "self",
+        "cls",
+        "client",
+        "ctx",
+        "context",
+        "session",
+        "db",
+        "conn",
+        "connection",
+        "store",
+        "logger",
+        "log",
+        "api",
+        "repo",
+        "repository",
+        "settings",
+        "config",
+        "request_context",
+    ]
+)
+NON_INPUT_TYPE_SUFFIXES = ("Client", "Store", "Session", "Logger", "Connection", "Context")
+# Parameters whose attributes, not themselves, are the input fields.
+CONTAINER_PARAM_NAMES = frozenset(
+    [
+        "request",
+        "req",
+        "params",
+        "payload",
+        "body",
+        "args",
+        "input",
+        "data",
+        "command",
+        "cmd",
+        "query",
+        "form",
+    ]
+)
+CONTAINER_TYPE_SUFFIXES = ("Request", "Params", "Input", "Payload", "Command", "Args", "Query")
+
+
+@dataclass(frozen=True)
+class _Path:
+    path: str
+    final: bool = False  # nothing more specific can be said (an item of an unindexed list)
+    lost: bool = False  # a loop index would have made it precise
+    computed: bool = False  # a call made the value from the input: no fields, no items
+
+
+class InputPaths:
+    """Resolves expressions of one file to the input field paths they denote."""
+
+    def __init__(self, context: RuleContext, index: NodeIndex) -> None:
+        self.context = context
+        self.index = index
+        self._deriving: set[str] = set()
+
+    def param_kind(self, param: cst.Param) -> str:
+        """``"plumbing"``, ``"container"`` (its attributes are the inputs) or ``"input"``."""
+        name = param.name.value
+        type_name = annotation_name(param.annotation)
+        if name in NON_INPUT_PARAMS or type_name.endswith(NON_INPUT_TYPE_SUFFIXES):
+            return "plumbing"
+        model_fields = self.context.facts.get(WarningFacts).model_fields
+        if name in CONTAINER_PARAM_NAMES or type_name.endswith(CONTAINER_TYPE_SUFFIXES):
+            return "container"
+        if type_name in model_fields:  # a model's fields are the inputs, not the model
+            return "container"
+        return "input"
+
+    def loop_container(
+        self, iterable: cst.BaseExpression, facts: FunctionFacts, node: cst.CSTNode
+    ) -> str | None:
+        """The input list a loop at ``node`` walks (None: not one, or computed from one)."""
+        resolved = self._resolve(iterable, facts, node)
+        return None if resolved is None or resolved.computed else resolved.path
+
+    def input_path(
+        self, expr: cst.BaseExpression, facts: FunctionFacts, site: cst.CSTNode
+    ) -> tuple[str | None, bool]:
+        """The field path ``expr`` denotes, and whether it lost a loop index it needed."""
+        resolved = self._resolve(expr, facts, site)
+        return (resolved.path, resolved.lost) if resolved else (None, False)
+
+    def _resolve(
+        self, expr: cst.BaseExpression, facts: FunctionFacts, site: cst.CSTNode
+    ) -> _Path | None:
+        if isinstance(expr, cst.Name):
+            if expr.value in facts.inputs:
+                return _Path(expr.value)
+            loop = self._loop_for(expr.value, facts, site)
+            if loop is not None:
+                return self._indexed(loop, site)
+            return self._derived(expr.value, facts, site)
+        if isinstance(expr, cst.Attribute):
+            base = expr.value
+            if isinstance(base, cst.Name) and base.value in facts.containers:
+                return _Path(expr.attr.value)
+            inner = self._resolve(base, facts, site)
+            if inner is not None and inner.computed:
+                return None  # ``order = fetch(order_id)``: ``order.status`` is remote state
+            if inner is None or inner.final:
+                return inner  # ``row.sku`` where row has no index: the list is all we can name
+            return _Path(f"{inner.path}.{expr.attr.value}")
+        return None
+
+    def _derived(self, name: str, facts: FunctionFacts, site: cst.CSTNode) -> _Path | None:
+        """A local computed from exactly one input stands for it (``inference/derived.py``)."""
+        value = facts.single_assignment(name)
+        if value is None or name in self._deriving:
+            return None
+        self._deriving.add(name)  # ``x = f(x)``: never follow a name into itself
+        try:
+            found = [
+                (self._resolve(source.expr, facts, site), source.computed)
+                for source in derivation_sources(value)
+            ]
+        finally:
+            self._deriving.discard(name)
+        paths = [
+            replace(path, computed=path.computed or by_call) for path, by_call in found if path
+        ]
+        return paths[0] if len({path.path for path in paths}) == 1 else None
+
+    def _loop_for(self, name: str, facts: FunctionFacts, site: cst.CSTNode) -> Loop | None:
+        """The innermost loop over ``name`` around ``site``, else the last loop over it."""
+        current: cst.CSTNode | None = site
+        while current is not None:
+            for loop in reversed(facts.loops_at.get(current, ())):
+                if loop.target == name:
+                    return loop
+            current = self.context.parent(current)
+        return facts.last_loop.get(name)
+
+    def _indexed(self, loop: Loop, site: cst.CSTNode) -> _Path:
+        # The warning is made once per item only inside the loop (a ``for`` body or a
+        # comprehension's element); a guard like ``Counter(r.id for r in rows)`` is not.
+        if not self._is_inside(site, loop.node):
+            return _Path(loop.container, final=True)
+        if loop.index is None:
+            return _Path(loop.container, final=True, lost=True)
+        index = loop.index if loop.start == 0 else f"{loop.index} - {loop.start}"
+        return _Path(f"{loop.container}[{{{index}}}]")
+
+    def _is_inside(self, node: cst.CSTNode, container: cst.CSTNode) -> bool:
+        current: cst.CSTNode | None = node
+        while current is not None:
+            if current is container:
+                return True
+            current = self.context.parent(current)
+        return False
+
+    def input_references(
+        self, expr: cst.CSTNode, facts: FunctionFacts, site: cst.CSTNode
+    ) -> tuple[list[str], bool]:
+        """Every input path referenced inside ``expr`` (outermost chains only), in order."""
+        paths: list[str] = []
+        lost_any = False
+        for chain in _outer_chains(expr):
+            path, lost = self.input_path(chain, facts, site)
+            if path is not None:
+                paths.append(path)
+                lost_any = lost_any or lost
+        return paths, lost_any
+
+    def known_leaves(self, facts: FunctionFacts, site: cst.CSTNode) -> dict[str, str]:
+        """Names a message may mention literally, mapped to the field path they denote."""
+        leaves: dict[str, str] = {name: name for name in facts.inputs}
+        for container in facts.containers:
+            type_name = annotation_name(facts.params[container].annotation)
+            for field_name in self.context.facts.get(WarningFacts).model_fields.get(type_name, ()):
+                leaves.setdefault(field_name, field_name)
+        table = self._leaf_table(facts)
+        leaves.update(table.static_paths)
+        for position, leaf, chain in table.dynamic:  # in order: the last chain wins
+            path, _ = self.input_path(chain, facts, site)
+            if path is not None and position > table.static_position.get(leaf, -1):
+                leaves[leaf] = path
+        return leaves
+
+    def _leaf_table(self, facts: FunctionFacts) -> LeafTable:
+        if facts.leaf_table is None:
+            static_paths: dict[str, str] = {}
+            static_position: dict[str, int] = {}
+            dynamic: dict[str, tuple[int, str, cst.BaseExpression]] = {}
+            for position, chain in enumerate(self._chains_of(facts)):
+                leaf = last_name(chain)
+                if leaf is None:
+                    continue
+                root = _loop_root(chain, facts)
+                if root is None:
+                    path, _ = self.input_path(chain, facts, chain)
+                    if path is not None:
+                        static_paths[leaf] = path
+                        static_position[leaf] = position
+                    continue
+                if root not in facts.last_loop:
+                    continue  # a local no loop runs over: it names no input anywhere
+                text = dotted(chain) or leaf
+                dynamic.pop(text, None)  # keep insertion order = last position
+                dynamic[text] = (position, leaf, chain)
+            facts.leaf_table = LeafTable(static_paths, static_position, list(dynamic.values()))
+        return facts.leaf_table
+
+    def _chains_of(self, facts: FunctionFacts) -> list[cst.BaseExpression]:
+        """Outermost ``a.b.c`` chains and names directly in a function (cached)."""
+        if facts.chains is None:
+            attributes = [
+                a
+                for a in self.index.within(cst.Attribute, facts.node)
+                if dotted(a) is not None and not isinstance(self.context.parent(a), cst.Attribute)
+            ]
+            names = [n for n in self.index.within(cst.Name, facts.node) if self._is_chain_name(n)]
+            facts.chains = [*attributes, *names]
+        return facts.chains
+
+    def _is_chain_name(self, name: cst.Name) -> bool:
+        parent = self.context.parent(name)
+        if isinstance(parent, cst.Attribute):
+            return False  # part of a longer chain (or an attribute name)
+        if isinstance(parent, cst.Arg) and parent.keyword is name:
+            return False
+        return not (isinstance(parent, cst.Subscript) and parent.value is name)  # a record
+
+
+def _loop_root(expr: cst.BaseExpression, facts: FunctionFacts) -> str | None:
+    """The name whose loop resolving ``expr`` asks about (see ``InputPaths._resolve``);
+    None when the answer does not depend on where the warning is."""
+    if isinstance(expr, cst.Name):
+        return None if expr.value in facts.inputs else expr.value
+    if isinstance(expr, cst.Attribute):
+        base = expr.value
+        if isinstance(base, cst.Name) and base.value in facts.containers:
+            return None
+        return _loop_root(base, facts)
+    return None
+
+
+def _outer_chains(node: cst.CSTNode) -> Iterator[cst.BaseExpression]:
+    """Maximal ``a.b.c`` chains and bare names inside ``node``, in source order."""
+    found: list[cst.BaseExpression] = []
+
+    class _Chains(cst.CSTVisitor):
+        def visit_Attribute(self, attribute: cst.Attribute) -> bool:
+            if dotted(attribute) is not None:
+                found.append(attribute)
+                return False
+            return True
+
+        def visit_Subscript(self, subscript: cst.Subscript) -> bool:
+            # ``mo["order_no"]`` reads a record: the record is state, not an input value.
+            if isinstance(subscript.value, cst.Name):
+                for element in subscript.slice:
+                    element.visit(self)
+                return False
+            return True
+
+        def visit_Name(self, name: cst.Name) -> None:
+            found.append(name)
+
+        def visit_Call(self, call: cst.Call) -> bool:
+            # A method is never a field path: ``url.split("/")`` shows ``url``, and
+            # ``criteria.get("excludeChats")`` reads the field ``criteria.excludeChats``.
+            if not isinstance(call.func, cst.Attribute):
+                return True
+            receiver, key = call.func.value, _get_key(call)
+            if key is not None and dotted(receiver) is not None:
+                found.append(cst.Attribute(value=receiver, attr=cst.Name(key)))
+            else:
+                receiver.visit(self)
+            for arg in call.args:
+                arg.visit(self)
+            return False
+
+        def visit_Arg(self, arg: cst.Arg) -> bool:
+            if arg.keyword is not None:
+                arg.value.visit(self)
+                return False
+            return True
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+    node.visit(_Chains())
+    return iter(found)
+
+
+def _get_key(call: cst.Call) -> str | None:
+    """``"key"`` of ``x.get("key")`` / ``x.get("key", default)`` when it is an identifier."""
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "get" and call.args):
+        return None
+    first = call.args[0].value
+    value = first.evaluated_value if isinstance(first, cst.SimpleString) else None
+    return value if isinstance(value, str) and value.isidentifier() else None
