@@ -131,7 +131,7 @@ class FileCarriers:
             return self.of(expr.elt)
         if isinstance(expr, cst.IfExp):
             return (*self.of(expr.body), *self.of(expr.orelse))
-        if isinstance(expr, cst.BinaryOperation):
+        if isinstance(expr, (cst.BinaryOperation, cst.BooleanOperation)):
             return (*self.of(expr.left), *self.of(expr.right))
         if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
             return tuple(

@@ -68,9 +68,21 @@ class WarningFlow:
             if orelse is None and _is_empty(expr.orelse):
                 return body
             return None
+        if isinstance(expr, cst.BooleanOperation) and isinstance(expr.operator, cst.Or):
+            return self._fallback(expr)
         if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
             left, right = self.shape(expr.left), self.shape(expr.right)
             return left if left in (Shape.LIST, Shape.DICT_LIST) and left == right else None
+        return None
+
+    def _fallback(self, expr: cst.BooleanOperation) -> Shape | None:
+        """``warnings or []``: an optional list with an empty default is still that list; a
+        default of another shape (``warnings or fetch()``) is unknown, as with ``IfExp``."""
+        left, right = self.shape(expr.left), self.shape(expr.right)
+        if left == right:
+            return left
+        if right is None and _is_empty(expr.right):
+            return left
         return None
 
     def _name(self, name: cst.Name) -> Shape | None:

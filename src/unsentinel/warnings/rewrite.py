@@ -24,7 +24,7 @@ from unsentinel.warnings.inference.code import (
     slug_for,
 )
 from unsentinel.warnings.inference.field_path import infer_field_path
-from unsentinel.warnings.inference.severity import infer_severity
+from unsentinel.warnings.inference.severity import infer_severity, producer_severity
 from unsentinel.warnings.inference.structure import Structure, structure_of
 from unsentinel.warnings.rule import WarningRule
 from unsentinel.warnings.settings import warning_settings
@@ -124,7 +124,7 @@ class WarningRewriter(WarningRule):
             code = Inferred.high(None, "test data: no code of its own")
         else:
             code = self._code(template, function)
-            self.notes.templates.append(_template(template))
+            self.notes.templates.append(_template(template, severity, stripped))
         code = self.context.decide(expr, "code", code)
         self._schedule(expr, stripped, severity_code, field_path, code, as_dict=self._as_dict)
         kind = "sentinel warning" if stripped.marker or stripped.runtime else "plain warning"
@@ -164,6 +164,12 @@ class WarningRewriter(WarningRule):
                 f"{runtime.when_true} if {test} else {runtime.when_false}", reason
             ), code
         marker = stripped.marker
+        test_data = self.context.is_test_file and marker is None
+        known = producer_severity(self.facts.templates, template) if test_data else None
+        if known is not None:  # test data stands for what the code's own producer appends
+            return Inferred.low(Severity(known), "producer: the code's own site of this message"), (
+                f'"{known}"'
+            )
         severity = infer_severity(
             template,
             marker.text if marker else None,
@@ -333,8 +339,11 @@ class WarningRewriter(WarningRule):
 # -- small helpers ----------------------------------------------------
 
 
-def _template(text: str) -> Template:
-    return Template(text, slug_for(text))  # the slug is settled repo-wide in WarningFacts
+def _template(text: str, severity: Inferred, stripped: Stripped) -> Template:
+    """The slug is settled repo-wide in WarningFacts; the severity of a plain message is
+    kept for the tests that compare warnings with its text (a marked one says its own)."""
+    plain = stripped.marker is None and stripped.runtime is None
+    return Template(text, slug_for(text), str(severity.value) if plain else None)
 
 
 _RUNTIME_SEVERITY = re.compile(r"^(\w+) if (.+) else (\w+)$")

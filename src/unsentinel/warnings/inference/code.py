@@ -27,10 +27,12 @@ MAX_WORDS = 4
 
 @dataclass(frozen=True)
 class Template:
-    """A warning message template (placeholders as ``{}``) and the slug it asks for."""
+    """A warning message template (placeholders as ``{}``) and the slug it asks for, with
+    the severity its producer got (read by the consumer rule for literals in tests)."""
 
     text: str
     slug: str
+    severity: str | None = None
 
 
 STOP_WORDS = frozenset(

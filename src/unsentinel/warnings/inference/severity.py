@@ -10,10 +10,10 @@ the author saying it is ``high``:
 3. the function raises when the list is not empty (``if errors: raise ...``): blocking,
    ``high``;
 4. the list is named like errors (``errors``, ``validation_errors``): blocking;
-5. (not yet) ``is None`` on an optional input: the input was left out, info. Held back
-   until the consumer rule, which rewrites literal lists in tests (``problems ==
-   ["..."]``) from the words alone, can read the producer's severity: otherwise the
-   two disagree and the project's own tests fail;
+5. ``is None`` on an optional input (``if request.ship_by is None:``): the input was
+   left out, info. The consumer rule rewrites literal lists in tests (``problems ==
+   ["..."]``) with the severity the producer of the same message got
+   (:func:`producer_severity`), so the two agree;
 6. the function raises right after appending: blocking (a ``return`` is not enough:
    ``if dry_run: issues.append("dry run: ..."); return result`` is context);
 7. the append is in an ``except`` branch: a partial failure, advisory;
@@ -29,6 +29,7 @@ import re
 from collections.abc import Iterable
 
 from unsentinel.core.model import Inferred, Severity
+from unsentinel.warnings.inference.code import Template
 from unsentinel.warnings.inference.structure import Structure
 
 # Lists whose name is the verdict (the lint convention: nf-core's ``failed`` / ``warned``).
@@ -77,12 +78,44 @@ def structural_severity(structure: Structure) -> Inferred | None:
         return Inferred.high(Severity.BLOCKING, reason)
     if name in ERROR_LISTS:
         return Inferred.low(Severity.BLOCKING, f"list name: {name!r} collects errors")
+    if structure.none_guard is not None:
+        reason = f"guard: appended when the optional input {structure.none_guard!r} is None"
+        return Inferred.low(Severity.INFO, reason)
     if structure.stops_after == "raise":  # a ``return`` after it is as often a dry run's
         reason = "branch: the function raises right after appending"
         return Inferred.low(Severity.BLOCKING, reason)
     if structure.in_except:
         return Inferred.low(Severity.ADVISORY, "except: appended while handling a failure")
     return None
+
+
+def producer_severity(templates: Iterable[Template], text: str) -> str | None:
+    """The severity every producer of the message ``text`` got, or None (none, or several).
+
+    A test that compares warnings with literal strings (``problems == ["no carrier
+    requested; quoting ground"]``) checks what a producer appended: its rewrite must name
+    the severity that producer gets from its structure, not one guessed again from the
+    words. The test's text is the template filled in (``"no carrier requested; quoting
+    {}"``); a template of little fixed text (``"{}: {}"``) would match anything, and is
+    no evidence.
+    """
+    found = {t.severity for t in templates if t.severity is not None and _fills(t.text, text)}
+    return found.pop() if len(found) == 1 else None
+
+
+_PLACEHOLDER = "{}"
+_MIN_FIXED_LETTERS = 8  # "no carrier requested" -- not "{}: {}" or "bad {}"
+
+
+def _fills(template: str, text: str) -> bool:
+    """Is ``text`` the template ``template`` with each ``{}`` filled in?"""
+    if template == text:
+        return True
+    fixed = template.split(_PLACEHOLDER)
+    if len(fixed) == 1 or sum(c.isalpha() for c in "".join(fixed)) < _MIN_FIXED_LETTERS:
+        return False
+    pattern = "(.+?)".join(re.escape(part) for part in fixed)
+    return re.fullmatch(pattern, text, re.DOTALL) is not None
 
 
 def info_keyword_in(message: str, keywords: Iterable[str]) -> str | None:
