@@ -55,6 +55,9 @@ CONFIG_HELP = {
     "extend_exclude": "Globs excluded in addition to the defaults.",
     "max_file_size": "Files larger than this many bytes are skipped, never parsed.",
     "include_generated": "Also process files marked `@generated`.",
+    "target_version": 'The lowest Python the output must be valid for (`"py310"`, as in '
+    "ruff); unset: the lowest that `requires-python` allows, else 3.10. A string the rewrite puts "
+    "inside an f-string takes the other quote (required before 3.12).",
 }
 
 

@@ -42,9 +42,31 @@ def test_strings_in_fstrings_take_the_other_quote_before_312(
     ast.parse(new, feature_version=target)
 
 
-def test_a_312_target_keeps_the_rule_s_own_quotes() -> None:
+def test_a_312_target_also_gets_the_other_quote_for_the_rewrite_s_strings() -> None:
+    """Valid on every version, and readable by parsers older than PEP 701 (the tool's own
+    when it runs on 3.11: the same quote made the file pipeline refuse the rewrite)."""
     new, _sites = rewrite_source(COUNTED, Config(target=(3, 12)))
-    assert 'w.severity == "blocking"' in new
+    assert "w.severity == 'blocking'" in new
+    ast.parse(new, feature_version=(3, 10))
+
+
+def test_a_312_target_keeps_the_project_s_own_nested_quotes() -> None:
+    source = COUNTED + '\n\ndef label(d: dict[str, str]) -> str:\n    return f"{d["name"]}"\n'
+    new, _sites = rewrite_source(source, Config(target=(3, 12)))
+    assert "w.severity == 'blocking'" in new
+    assert 'return f"{d["name"]}"' in new  # not ours to restyle
+
+
+def test_a_312_project_migrates_a_severity_check_in_an_fstring(tmp_path: Path) -> None:
+    from unsentinel.core.model import Mode, Status
+    from unsentinel.registry import run
+
+    (tmp_path / "pyproject.toml").write_text('[project]\nrequires-python = ">=3.12"\n')
+    (tmp_path / "mod.py").write_text(COUNTED.lstrip("\n"))
+    result = run([tmp_path], load_config((tmp_path,)), Mode.DIFF, jobs=1)
+    [module] = [r for r in result.results if r.path.endswith("mod.py")]
+    assert module.status is Status.PARSED, module.error
+    assert module.new_text is not None and "w.severity == 'blocking'" in module.new_text
 
 
 def test_requires_python_sets_the_target(tmp_path: Path) -> None:

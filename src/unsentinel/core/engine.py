@@ -92,7 +92,8 @@ def rewrite_source(
     if facts is None:
         facts = gather_module(module, config, suite, path=path, module_name=module_name)
     context = analyze(module, config, facts, path=path, module_name=module_name, rules=suite.rules)
-    return fit_to_target(apply_edits(context, suite), config.target).code, list(context.sites)
+    new = fit_to_target(apply_edits(context, suite), config.target, context.module)
+    return new.code, list(context.sites)
 
 
 def gather_module(
@@ -190,9 +191,25 @@ class Pipeline:
         new; files the prefilter or the parser stopped carry the facts of their bytes alone.
         """
         loaded = store.entries.get(task.path)
-        if not isinstance(loaded, Loaded):
+        if loaded is None:
+            return self._regather_unread(task, store, names)
+        if not isinstance(loaded, Loaded) or not _mentions(loaded.data, names):
             return None
-        if not any(name.encode() in loaded.data for name in names):
+        return self.process(task, store)
+
+    def _regather_unread(
+        self, task: FileTask, store: FileStore, names: frozenset[str]
+    ) -> FileResult | None:
+        """A later round for a file whose earlier rounds came from ``check``'s cache: its
+        bytes decide whether it is parsed at all, and stay for the passes that follow."""
+        data = store.take(task)
+        if data is None:
+            read = read_source(task, self.config)
+            if isinstance(read, FileResult):
+                return None
+            data = read
+        store.seeded[task.path] = data
+        if not _mentions(data, names):
             return None
         return self.process(task, store)
 
@@ -263,7 +280,9 @@ class Pipeline:
         ):
             return unchanged
         try:
-            new_module = fit_to_target(apply_edits(context, self.suite), self.config.target)
+            new_module = fit_to_target(
+                apply_edits(context, self.suite), self.config.target, context.module
+            )
         except TargetVersionError as exc:
             raise RewriteError(f"rewrite of {task.display}: {exc}") from exc
         new_bytes = new_module.bytes
@@ -406,6 +425,11 @@ def _validate(original: str, new_code: str, display: str, target: tuple[int, int
             f"rewrite of {display} is not valid Python {version}: {exc.msg}"
         ) from exc
     return reparsed
+
+
+def _mentions(data: bytes, names: frozenset[str]) -> bool:
+    """Does the file name any of ``names``? Only then can another round teach it more."""
+    return any(name.encode() in data for name in names)
 
 
 def _failed(task: FileTask, reason: str) -> FileResult:

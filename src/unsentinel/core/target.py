@@ -8,36 +8,82 @@ runs over a rewritten module and re-quotes exactly those strings; where a string
 quote characters it cannot be re-quoted, and the file fails with a clear reason rather than
 being written invalid for the project.
 
-The lowest supported version comes from ``requires-python`` (``>=3.10``), or from the
+The lowest supported version comes from ``requires-python`` (``>=3.12``), or from the
 ``target-version`` setting (``"py310"``, as in ruff): see :mod:`unsentinel.core.pyversion`.
+
+From 3.12 on the nested quote is valid, yet the strings the rewrite *inserted* still take
+the other quote where they can: the result reads the same on every version, and parsers
+older than PEP 701 (the tool's own, when it runs on 3.11) read it back. The project's own
+strings are never touched there, and a string that cannot be re-quoted is left as it is.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
 
 import libcst as cst
 
 PEP_701 = (3, 12)  # from this version on, f-strings may nest their own quotes
 
 
+_S = TypeVar("_S", cst.SimpleString, cst.FormattedString)
+
+
 class TargetVersionError(Exception):
     """The rewrite cannot be expressed in the project's lowest Python version."""
 
 
-def fit_to_target(module: cst.Module, target: tuple[int, int]) -> cst.Module:
-    """``module`` with every string nested in an f-string re-quoted for ``target``."""
-    if target >= PEP_701:
-        return module
-    return module.visit(_Requote())
+def fit_to_target(
+    module: cst.Module, target: tuple[int, int], original: cst.Module | None = None
+) -> cst.Module:
+    """``module`` with the strings nested in an f-string re-quoted for ``target``.
+
+    ``original``: the module before the rewrite. On 3.12+ targets only the rewrite's own
+    strings are re-quoted, and only where they can be.
+    """
+    if target < PEP_701:
+        return module.visit(_Requote(strict=True, kept=frozenset()))
+    kept = _fstrings(original) if original is not None else frozenset()
+    return module.visit(_Requote(strict=False, kept=kept))
+
+
+def _fstrings(module: cst.Module) -> frozenset[str]:
+    """The code of every outermost f-string of ``module``: those the rewrite left alone
+    come out of it with the very same code."""
+    found: set[str] = set()
+
+    class _Collect(cst.CSTVisitor):
+        def visit_FormattedString(self, node: cst.FormattedString) -> bool:
+            found.add(_code(node))
+            return False  # the outermost one is enough
+
+    module.visit(_Collect())
+    return frozenset(found)
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module(body=[]).code_for_node(node)
 
 
 class _Requote(cst.CSTTransformer):
-    """Re-quote strings that share the quote of an enclosing f-string (pre-3.12 grammar)."""
+    """Re-quote strings that share the quote of an enclosing f-string.
 
-    def __init__(self) -> None:
+    ``strict`` (a pre-3.12 target): every clash is re-quoted, or the rewrite fails.
+    Otherwise only the rewrite's own strings that can be: a clash inside an outermost
+    f-string whose code is in ``kept`` is the project's own.
+    """
+
+    def __init__(self, *, strict: bool, kept: frozenset[str]) -> None:
         super().__init__()
+        self._strict = strict
+        self._kept = kept
         self._quotes: list[str] = []  # the quote of each f-string we are inside
+        self._outermost: cst.FormattedString | None = None
 
     def visit_FormattedString(self, node: cst.FormattedString) -> None:
+        if not self._quotes:
+            self._outermost = node
         self._quotes.append(node.quote)
 
     def leave_FormattedString(
@@ -45,15 +91,25 @@ class _Requote(cst.CSTTransformer):
     ) -> cst.BaseExpression:
         self._quotes.pop()
         if self._quotes and _clashes(updated_node.quote, self._quotes[-1]):
-            return _requoted_fstring(updated_node, self._quotes[-1])
+            return self._fit(updated_node, _requoted_fstring)
         return updated_node
 
     def leave_SimpleString(
         self, original_node: cst.SimpleString, updated_node: cst.SimpleString
     ) -> cst.BaseExpression:
         if self._quotes and _clashes(updated_node.quote, self._quotes[-1]):
-            return _requoted(updated_node, self._quotes[-1])
+            return self._fit(updated_node, _requoted)
         return updated_node
+
+    def _fit(self, updated_node: _S, requote: Callable[[_S, str], _S]) -> _S:
+        if self._strict:
+            return requote(updated_node, self._quotes[-1])
+        if self._outermost is not None and _code(self._outermost) in self._kept:
+            return updated_node  # the project's own 3.12 code: not ours to restyle
+        try:
+            return requote(updated_node, self._quotes[-1])
+        except TargetVersionError:
+            return updated_node  # valid on 3.12+ as it is
 
 
 def _clashes(quote: str, enclosing: str) -> bool:
