@@ -104,6 +104,29 @@ def test_a_group_with_one_blocker_is_skipped_whole_across_two_files(tmp_path: Pa
     )
 
 
+def test_check_still_reports_the_sites_of_a_skipped_group(tmp_path: Path) -> None:
+    """Skipping is a decision about rewriting, never a suppression: the sentinel is still in
+    the code, so ``check`` (the CI guard) still fails on the group plan skips."""
+    root = _project(
+        tmp_path, {"app/__init__.py": "", "app/checks.py": HELPER, "app/tool.py": TOOL_BLOCKED}
+    )
+    skipped = {
+        (Path(file.path).name, site.position.line, site.rule)
+        for file in _diff(root).results
+        for site in file.sites
+        if site.action is Action.SKIP
+    }
+    checked = run([root], load_config((root,)), Mode.CHECK, jobs=1)
+    reported = {
+        (Path(file.path).name, site.position.line, site.rule)
+        for file in checked.results
+        for site in file.sites
+    }
+    producer, consumer = ("checks.py", 6, "UNS101"), ("tool.py", 7, "UNS201")
+    assert {producer, consumer} <= skipped
+    assert {producer, consumer} <= reported
+
+
 def test_without_the_blocker_the_same_group_migrates_whole(tmp_path: Path) -> None:
     tool = TOOL_BLOCKED.replace("        warnings.append(note)\n", "")
     root = _project(tmp_path, {"app/__init__.py": "", "app/checks.py": HELPER, "app/tool.py": tool})
