@@ -20,16 +20,7 @@ if TYPE_CHECKING:
     from unsentinel.output.findings import Finding, Fix, RuleInfo
     from unsentinel.output.formats import OutputFormat
 
-REFUSED_SHOWN = 20  # refused plan entries listed one by one; the rest are counted
 COLORED_FORMATS = frozenset({"text", "concise", "full"})
-
-
-def print_refused(refused: Sequence[str]) -> None:
-    """``apply --plan``: the entries not applied because their source changed."""
-    for entry in refused[:REFUSED_SHOWN]:
-        click.echo(f"refused: {entry}", err=True)
-    if len(refused) > REFUSED_SHOWN:
-        click.echo(f"refused: ... and {len(refused) - REFUSED_SHOWN} more entries", err=True)
 
 
 def render_check(ran: Ran, fmt: OutputFormat) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import difflib
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -94,7 +94,6 @@ def run_command(
     cache: bool = False,
 ) -> Ran:
     """Run ``mode`` and report the errors; the command renders the rest."""
-    from unsentinel.cli.render import print_refused
     from unsentinel.output.summary import print_errors
 
     display = Display(
@@ -285,3 +284,14 @@ def progress_bar(display: Display) -> Iterator[Progress | None]:
             return lambda: bar.advance(task)
 
         yield start
+
+
+REFUSED_SHOWN = 20  # refused plan entries listed one by one; the rest are counted
+
+
+def print_refused(refused: Sequence[str]) -> None:
+    """``apply --plan``: the entries not applied because their source changed."""
+    for entry in refused[:REFUSED_SHOWN]:
+        click.echo(f"refused: {entry}", err=True)
+    if len(refused) > REFUSED_SHOWN:
+        click.echo(f"refused: ... and {len(refused) - REFUSED_SHOWN} more entries", err=True)

@@ -19,7 +19,7 @@ from pathlib import Path
 from unsentinel.core.cache import CACHEABLE, CheckCache, Miss, settings_key
 from unsentinel.core.config import Config
 from unsentinel.core.decisions import Decisions
-from unsentinel.core.discovery import Discovery, discover
+from unsentinel.core.discovery import discover
 from unsentinel.core.engine import FileStore, Pipeline, read_source
 from unsentinel.core.facts import FactBook
 from unsentinel.core.gather import changed_functions, merge_results
@@ -28,8 +28,9 @@ from unsentinel.core.model import FileResult, FileTask, Mode, Status
 from unsentinel.core.pool import Progress as Progress  # re-exported: the CLI draws it
 from unsentinel.core.pool import Workers, effective_jobs, worth_a_pool
 from unsentinel.core.prefilter import Prefilter
+from unsentinel.core.result import RunResult as RunResult  # re-exported: the public result
 from unsentinel.core.suite import Suite
-from unsentinel.core.transaction import ApplyOptions, Verification, apply
+from unsentinel.core.transaction import ApplyOptions, apply
 
 GATHER_ROUNDS = 3  # each round follows warnings one call deeper; most repos converge in 2
 
@@ -51,58 +52,6 @@ class RunOptions:
     @property
     def apply(self) -> ApplyOptions:
         return ApplyOptions(self.allow_dirty, self.allow_partial, self.verify)
-
-
-@dataclass(frozen=True)
-class RunResult:
-    mode: Mode
-    results: tuple[FileResult, ...]
-    discovery: Discovery
-    emitted: tuple[FileResult, ...] = ()
-    written: tuple[str, ...] = ()
-    write_errors: tuple[tuple[str, str], ...] = ()
-    refused_dirty: tuple[str, ...] = ()
-    held_back: tuple[str, ...] = ()  # changed files not written because another file failed
-    conflicts: tuple[tuple[str, str], ...] = ()  # --allow-partial: held back, and why
-    verification: Verification | None = None  # --verify: before, after, what broke
-    facts: FactBook = field(default_factory=FactBook)
-    peak_memory: tuple[int, ...] = ()  # the highest RSS, in bytes, of each process that worked
-    cached: int = 0  # check: results taken from the cache (.unsentinel_cache/)
-
-    @property
-    def all_results(self) -> tuple[FileResult, ...]:
-        return (*self.results, *self.emitted)
-
-    @property
-    def failed(self) -> list[tuple[str, str]]:
-        failures = [(r.path, r.error or "") for r in self.results if r.status is Status.FAILED]
-        return [*self.discovery.errors, *failures, *self.write_errors]
-
-    @property
-    def sites(self) -> list[tuple[str, object]]:
-        return [(r.path, s) for r in self.results for s in r.sites]
-
-    @property
-    def findings(self) -> int:
-        """Sites ``check`` reports (look-alikes noted for review don't count)."""
-        return sum(1 for r in self.results for s in r.sites if s.action.is_finding)
-
-    @property
-    def changed(self) -> list[FileResult]:
-        return [r for r in self.all_results if r.changed]
-
-    @property
-    def exit_code(self) -> int:
-        """ruff's contract: 2 for errors, 1 for findings or changes, 0 when clean."""
-        if self.failed or self.refused_dirty or self.held_back:
-            return 2
-        if self.mode is Mode.CHECK:
-            return 1 if self.findings else 0
-        if self.mode is Mode.APPLY:
-            return 0  # everything it set out to write was written (the CLI: --exit-non-zero-on-fix)
-        if self.mode is Mode.PLAN:
-            return 0  # a listing, not a verdict
-        return 1 if self.changed or self.findings else 0
 
 
 def run(

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from unsentinel.core import journal
 from unsentinel.core.config import Config
 from unsentinel.core.model import FileResult
-from unsentinel.core.verify import Outcome, broken, run_check
+from unsentinel.core.verify import Outcome, Verification, broken, run_check
 from unsentinel.core.writer import (
     StaleFileError,
     dirty_files,
@@ -28,7 +28,7 @@ from unsentinel.core.writer import (
 )
 
 if TYPE_CHECKING:
-    from unsentinel.core.runner import RunResult
+    from unsentinel.core.result import RunResult
 
 
 @dataclass(frozen=True)
@@ -38,17 +38,6 @@ class ApplyOptions:
     allow_dirty: bool = False
     allow_partial: bool = False  # write what succeeded where no failed file shares its flow
     verify: str | None = None  # the user's command, run before and after writing
-
-
-@dataclass(frozen=True)
-class Verification:
-    """``apply --verify``: the command's outcome before and after, and what broke."""
-
-    command: str
-    before: Outcome
-    after: Outcome
-    broken: tuple[str, ...]
-    rolled_back: bool
 
 
 def apply(result: RunResult, config: Config, options: ApplyOptions) -> RunResult:

@@ -74,3 +74,14 @@ def broken(before: Outcome, after: Outcome) -> list[str]:
     if before.returncode == 0 and after.returncode != 0:
         return [f"the command succeeded before and exits {after.returncode} after"]
     return []
+
+
+@dataclass(frozen=True)
+class Verification:
+    """``apply --verify``: the command's outcome before and after, and what broke."""
+
+    command: str
+    before: Outcome
+    after: Outcome
+    broken: tuple[str, ...]
+    rolled_back: bool
