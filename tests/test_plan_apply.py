@@ -38,6 +38,9 @@ def complete(order: dict, warnings: list[str]) -> None:
 
 def ship(order: dict, warnings: list[str]) -> None:
     warnings.append("Shipping is slow today.")
+
+
+def pack(order: dict, warnings: list[str]) -> None:
     warnings.append(f"{BLOCK_WARNING_PREFIX} Stock")
 """
 
@@ -131,6 +134,9 @@ def ship(order: dict, warnings: list[Warning]) -> None:
         field_path=None,
         code=warning_codes.SHIPPING_SLOW_TODAY,
     ))
+
+
+def pack(order: dict, warnings: list[str]) -> None:
     warnings.append(f"{BLOCK_WARNING_PREFIX} Stock")
 """
 
@@ -152,6 +158,36 @@ def test_round_trip_applies_exactly_the_edited_plan(project: Path) -> None:
     assert "ORDER_DONE = " in codes
     assert "ORDER_ALREADY_COMPLETED" not in codes
     assert "STOCK" not in codes  # the skipped site mints no constant
+
+
+def test_a_skip_reaches_the_whole_group_so_no_string_joins_migrated_warnings(
+    project: Path,
+) -> None:
+    """Skipping one append of a list skips every site of that list: a plan can never leave a
+    string in a ``list[Warning]``, even where the reviewer edited another of its sites."""
+    orders = project / "pkg/orders.py"
+    orders.write_text(
+        ORDERS.replace(
+            '    warnings.append("Shipping is slow today.")\n',
+            '    warnings.append("Shipping is slow today.")\n'
+            '    warnings.append(f"{BLOCK_WARNING_PREFIX} Out of boxes")\n',
+        ),
+        encoding="utf-8",
+    )
+    before = orders.read_text(encoding="utf-8")
+    ship_before = before[before.index("def ship") : before.index("def pack")]
+
+    def skip_one(document: dict[str, Any]) -> None:
+        site(document, code="SHIPPING_SLOW_TODAY")["severity"] = "info"
+        site(document, code="OUT_BOXES")["action"] = "skip"
+
+    edit_plan(project, write_plan(project), skip_one)
+    result = invoke("apply", "--plan", "plan.toml", "--no-mark-review", "-j1")
+
+    assert result.exit_code == 0, result.stderr
+    after = orders.read_text(encoding="utf-8")
+    assert ship_before in after  # the whole group as it was, the edited site included
+    assert "def complete(order: dict, warnings: list[Warning])" in after  # the rest migrates
 
 
 def test_a_renamed_code_is_followed_by_every_site_sharing_it(project: Path) -> None:

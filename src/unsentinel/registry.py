@@ -212,7 +212,9 @@ def run_plan(
     files_from = tuple(files_from)
     fresh = run(paths, config, Mode.PLAN, files_from=files_from, jobs=jobs)
     # all_results: a plan lists the schema sites too; they must not read as stale entries.
-    resolution = resolve(plan, fresh.all_results, mark_review=mark_review)
+    # A skip reaches the skipped site's whole group: no string left among migrated warnings.
+    groups = site_groups(fresh)
+    resolution = resolve(plan, fresh.all_results, mark_review=mark_review, groups=groups)
     applied = run(
         paths,
         config,

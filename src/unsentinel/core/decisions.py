@@ -14,7 +14,7 @@ The plan file's names (:mod:`~unsentinel.core.plan_file`) and the fingerprints
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Protocol
 
@@ -22,7 +22,7 @@ import libcst as cst
 
 from unsentinel.core.finding import Builder, Finding
 from unsentinel.core.fingerprints import file_text, fingerprint, site_fingerprint, site_source
-from unsentinel.core.model import Action, Confidence, FileResult, Inferred, Site, Status
+from unsentinel.core.model import Action, Confidence, FileResult, Inferred, Position, Site, Status
 from unsentinel.core.plan_file import (
     DECIDABLE,
     ENTRY_KEYS,
@@ -81,11 +81,19 @@ class Resolution:
     refused: tuple[str, ...] = ()
 
 
-def resolve(plan: Plan, results: Iterable[FileResult], *, mark_review: bool = False) -> Resolution:
+def resolve(
+    plan: Plan,
+    results: Iterable[FileResult],
+    *,
+    mark_review: bool = False,
+    groups: Mapping[tuple[str, Position], str] | None = None,
+) -> Resolution:
     """Match plan entries to the sites of a fresh run (no decisions) over the same paths.
 
     An entry no current site has the fingerprint of is refused. A code an entry changes
-    becomes a rename; two entries renaming one code differently are an error.
+    becomes a rename; two entries renaming one code differently are an error. ``groups``
+    (a group name per site: the sites that change together) widens a skip to the skipped
+    site's whole group, so a plan can never leave a string among migrated warnings.
     """
     current: dict[tuple[str, str], Site] = {}
     for result in results:
@@ -98,7 +106,6 @@ def resolve(plan: Plan, results: Iterable[FileResult], *, mark_review: bool = Fa
             current.setdefault((result.path, site_fingerprint(text, site)), site)
     kept: dict[tuple[str, str], Entry] = {}
     refused = []
-    renames: dict[str, tuple[str, Entry]] = {}
     for entry in plan.entries:
         key = (entry.path, entry.fingerprint)
         found = current.get(key)
@@ -109,13 +116,36 @@ def resolve(plan: Plan, results: Iterable[FileResult], *, mark_review: bool = Fa
             )
             continue
         kept.setdefault(key, entry)
-        _add_rename(renames, found, entry)
+    if groups:
+        kept = _skip_whole_groups(kept, current, groups)
+    renames: dict[str, tuple[str, Entry]] = {}
+    for key, entry in kept.items():
+        _add_rename(renames, current[key], entry)
     return Resolution(
         Decisions(
             kept, {old: new for old, (new, _e) in renames.items()}, True, mark_review=mark_review
         ),
         tuple(refused),
     )
+
+
+def _skip_whole_groups(
+    kept: Mapping[tuple[str, str], Entry],
+    current: Mapping[tuple[str, str], Site],
+    groups: Mapping[tuple[str, Position], str],
+) -> dict[tuple[str, str], Entry]:
+    """Every entry in the group of a skipped entry is skipped too."""
+
+    def group(key: tuple[str, str]) -> str | None:
+        return groups.get((key[0], current[key].position))
+
+    skipped = {group(key) for key, entry in kept.items() if entry.skip} - {None}
+    return {
+        key: replace(entry, action=Action.SKIP.value)
+        if not entry.skip and group(key) in skipped
+        else entry
+        for key, entry in kept.items()
+    }
 
 
 def _add_rename(renames: dict[str, tuple[str, Entry]], site: Site, entry: Entry) -> None:
