@@ -19,8 +19,10 @@ from click.testing import CliRunner
 
 from unsentinel.cli import main
 from unsentinel.contracts import yaml_source
+from unsentinel.contracts.emit import _json_result
 from unsentinel.contracts.json_source import replace_values, spans
 from unsentinel.contracts.shapes import Target, find_hits, object_schema
+from unsentinel.core.model import Action
 from unsentinel.errors.emit import DATACLASS_MODEL, ERROR_DETAIL_FIELDS
 from unsentinel.warnings.emit.model_module import WARNING_FIELDS, dataclass_model
 
@@ -257,6 +259,7 @@ def test_an_error_string_becomes_the_error_detail_schema_keeping_what_the_author
         ("components", "schemas", "Failure", "properties", "error")
     ]
     replacement = hits[0].replacement
+    assert replacement is not None
     assert list(replacement) == ["type", "properties", "required", "nullable", "description"]
     assert replacement["type"] == "object"
     jsonschema.validate({"code": "NOT_FOUND", "message": "order not found"}, replacement)
@@ -349,3 +352,50 @@ def test_a_yaml_file_that_cannot_be_read_is_reported_not_skipped(
     sites = [s for s in _schema_sites(result.stdout) if s["path"] == "openapi.yaml"]
     assert len(sites) == 1
     assert "PyYAML is not installed" in " ".join(map(str, sites[0]["reasons"]))  # type: ignore[call-overload]
+
+
+# -- declarations through a $ref or a union: reported for a change by hand -----------------
+
+WARNINGS = Target("warnings", ("warnings",), WARNING_FIELDS, "Warning", in_items=True)
+ERROR = Target("error", ("error",), ERROR_DETAIL_FIELDS, "ErrorDetail", in_items=False)
+
+
+def test_items_through_a_local_ref_are_reported_not_rewritten() -> None:
+    document = {
+        "$defs": {"Message": {"type": "string", "maxLength": 200}},
+        "properties": {"warnings": {"type": "array", "items": {"$ref": "#/$defs/Message"}}},
+    }
+    [hit] = find_hits(document, [WARNINGS])
+    assert hit.pointer == ("properties", "warnings", "items")
+    assert hit.replacement is None  # the definition may be shared: a change by hand
+
+
+def test_an_error_union_with_a_string_is_reported() -> None:
+    document = {"properties": {"error": {"anyOf": [{"type": "string"}, {"type": "null"}]}}}
+    [hit] = find_hits(document, [ERROR])
+    assert hit.pointer == ("properties", "error") and hit.replacement is None
+
+
+def test_a_ref_to_an_object_is_not_a_string() -> None:
+    document = {
+        "$defs": {"Failure": {"type": "object", "properties": {"code": {"type": "string"}}}},
+        "properties": {"error": {"$ref": "#/$defs/Failure"}},
+    }
+    assert find_hits(document, [ERROR]) == []
+
+
+def test_update_schemas_leaves_an_indirect_declaration_and_says_why(tmp_path: Path) -> None:
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$defs": {"Message": {"type": "string"}},
+        "properties": {"warnings": {"type": "array", "items": {"$ref": "#/$defs/Message"}}},
+    }
+    path = tmp_path / "response.schema.json"
+    path.write_text(json.dumps(schema, indent=2) + "\n", encoding="utf-8")
+    before = path.read_bytes()
+    result = _json_result(path, path.read_text(encoding="utf-8"), [WARNINGS], update=True)
+    assert result is not None and result.new_text is None  # nothing rewritten
+    [site] = result.sites
+    assert site.action is Action.REPORT
+    assert "$ref" in site.reasons[-1]
+    assert path.read_bytes() == before

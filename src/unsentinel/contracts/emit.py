@@ -28,6 +28,10 @@ RULE = "schema"  # the ``rule`` of a schema site in plan output: not a Python ru
 JSON_SUFFIXES = (".json",)
 YAML_SUFFIXES = (".yaml", ".yml")
 HELD = "held for manual change: rerun with `apply --update-schemas` to update it"
+INDIRECT_HELD = (
+    "held for manual change: declared through a $ref or an anyOf/oneOf, which other "
+    "properties may share; update it by hand"
+)
 YAML_HELD = "held for manual change: YAML schemas are reported, never rewritten"
 
 
@@ -110,9 +114,11 @@ def _json_result(
         for hit in hits
     )
     display = display_path(path)
-    if not update:
+    replacements: dict[json_source.Pointer, Any] = {
+        hit.pointer: hit.replacement for hit in hits if hit.replacement is not None
+    }
+    if not update or not replacements:
         return FileResult(display, Status.PARSED, sites=sites)
-    replacements: dict[json_source.Pointer, Any] = {hit.pointer: hit.replacement for hit in hits}
     new_text = bom + json_source.replace_values(body, replacements)
     return FileResult(
         display,
@@ -145,6 +151,8 @@ def _yaml_result(path: Path, text: str, targets: Sequence[Target]) -> FileResult
 
 
 def _site(hit: Hit, where: tuple[int, int], *, update: bool, held: str = HELD) -> Site:
+    if hit.replacement is None:
+        held = INDIRECT_HELD
     target = hit.target
     pointer = json_pointer(hit.property_pointer)
     declared = "an array of strings" if target.in_items else "a string"

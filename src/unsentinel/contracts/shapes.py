@@ -47,7 +47,7 @@ class Hit:
 
     pointer: tuple[str, ...]  # the path to the node that changes (items, or the property)
     target: Target
-    replacement: dict[str, Any]
+    replacement: dict[str, Any] | None  # None: declared through $ref / anyOf: by hand only
 
     @property
     def property_pointer(self) -> tuple[str, ...]:
@@ -77,16 +77,21 @@ def object_schema(fields: Sequence[ModelField]) -> dict[str, Any]:
 
 def find_hits(document: object, targets: Sequence[Target]) -> list[Hit]:
     """Every location in ``document`` that declares a target as strings, in document order."""
-    return list(_walk(document, (), targets))
+    return list(_walk(document, (), targets, document))
 
 
 def _walk(
-    node: object, pointer: tuple[str, ...], targets: Sequence[Target], *, names: bool = False
+    node: object,
+    pointer: tuple[str, ...],
+    targets: Sequence[Target],
+    root: object,
+    *,
+    names: bool = False,
 ) -> Iterator[Hit]:
     """``names``: ``node`` maps names to schemas (``properties``), so no key is a keyword."""
     if isinstance(node, list):
         for index, item in enumerate(node):
-            yield from _walk(item, (*pointer, str(index)), targets)
+            yield from _walk(item, (*pointer, str(index)), targets, root)
         return
     if not isinstance(node, Mapping):
         return
@@ -96,25 +101,78 @@ def _walk(
         child = (*pointer, key)
         named = not names and key in NAMED_SCHEMAS and isinstance(value, Mapping)
         if named and key == "properties":
-            yield from _properties(value, child, targets)
-        yield from _walk(value, child, targets, names=named)
+            yield from _properties(value, child, targets, root)
+        yield from _walk(value, child, targets, root, names=named)
 
 
 def _properties(
-    properties: Mapping[str, Any], pointer: tuple[str, ...], targets: Sequence[Target]
+    properties: Mapping[str, Any],
+    pointer: tuple[str, ...],
+    targets: Sequence[Target],
+    root: object,
 ) -> Iterator[Hit]:
     for name, schema in properties.items():
         for target in targets:
             if name not in target.names or not isinstance(schema, Mapping):
                 continue
-            if target.in_items:
-                items = schema.get("items")
-                strings = isinstance(items, Mapping) and _declares(items, "string")
-                if strings and _declares(schema, "array") and isinstance(items, Mapping):
-                    replacement = as_object(items, target.fields)
-                    yield Hit((*pointer, name, "items"), target, replacement)
-            elif _declares(schema, "string"):
+            hit = _items_hit(schema, target, root) if target.in_items else None
+            if target.in_items and hit is not None:
+                yield Hit((*pointer, name, "items"), target, hit)
+            elif target.in_items and _indirect_strings(schema.get("items"), root):
+                yield Hit((*pointer, name, "items"), target, None)
+            elif not target.in_items and _declares(schema, "string"):
                 yield Hit((*pointer, name), target, as_object(schema, target.fields))
+            elif not target.in_items and _indirect_strings(schema, root):
+                yield Hit((*pointer, name), target, None)
+
+
+def _items_hit(schema: Mapping[str, Any], target: Target, root: object) -> dict[str, Any] | None:
+    """The replacement of an array of strings written out in place (not through a $ref)."""
+    items = schema.get("items")
+    if isinstance(items, Mapping) and _declares(items, "string") and _declares(schema, "array"):
+        return as_object(items, target.fields)
+    return None
+
+
+def _indirect_strings(schema: object, root: object, depth: int = 0) -> bool:
+    """Does ``schema`` declare a string through a local ``$ref`` or an ``anyOf``/``oneOf``?
+
+    Such a declaration is shared or a union: it is reported for a change by hand, never
+    rewritten in place (changing a shared definition would change other properties too).
+    """
+    if not isinstance(schema, Mapping) or depth > 8:
+        return False
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        target = _resolve(root, ref)
+        return isinstance(target, Mapping) and (
+            _declares(target, "string") or _indirect_strings(target, root, depth + 1)
+        )
+    for union in ("anyOf", "oneOf"):
+        members = schema.get(union)
+        if isinstance(members, list) and any(_strings(m, root, depth + 1) for m in members):
+            return True
+    return False
+
+
+def _strings(schema: object, root: object, depth: int) -> bool:
+    """A string schema, directly or indirectly."""
+    if isinstance(schema, Mapping) and _declares(schema, "string"):
+        return True
+    return _indirect_strings(schema, root, depth)
+
+
+def _resolve(root: object, ref: str) -> object:
+    """A local JSON pointer (``#/$defs/Note``) in ``root``; anything else is unknown."""
+    if not ref.startswith("#/"):
+        return None
+    node = root
+    for part in ref[2:].split("/"):
+        part = part.replace("~1", "/").replace("~0", "~")
+        if not isinstance(node, Mapping) or part not in node:
+            return None
+        node = node[part]
+    return node
 
 
 def _declares(schema: Mapping[str, Any], json_type: str) -> bool:
