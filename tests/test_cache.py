@@ -17,7 +17,8 @@ import unsentinel.core.cache
 import unsentinel.core.engine
 from unsentinel import registry
 from unsentinel.cli import main
-from unsentinel.core.cache import CACHE_DIR, FactCodec, decode_result, encode_result
+from unsentinel.core.cache import CACHE_DIR
+from unsentinel.core.cache_codec import FORMAT, FactCodec, decode_result, encode_result
 from unsentinel.core.model import FileResult, Mode
 from unsentinel.core.runner import RunResult
 from unsentinel.registry import load_config, run
@@ -257,7 +258,7 @@ def test_facts_survive_the_round_trip_and_digest_alike_in_every_process() -> Non
         assert codec.decode(json.loads(json.dumps(codec.encode(value)))) == value
     probe = (
         "import json, sys; from pathlib import Path; from unsentinel import registry;"
-        "from unsentinel.core.cache import FactCodec; from unsentinel.core.model import Mode;"
+        "from unsentinel.core.cache_codec import FactCodec; from unsentinel.core.model import Mode;"
         "root = Path(sys.argv[1]); config = registry.load_config((root,));"
         "facts = registry.run([root], config, Mode.PLAN, jobs=1).facts;"
         "print(FactCodec(registry.FACTS).digest(facts))"
@@ -296,7 +297,7 @@ def test_a_corrupt_entry_is_ignored_and_rewritten(project: Path, damage: bytes) 
     assert rebuilt.cached == 0
     assert reported(rebuilt) == reported(fresh)
     for entry in entries(project):
-        assert json.loads(entry.read_bytes())["format"] == unsentinel.core.cache.FORMAT
+        assert json.loads(entry.read_bytes())["format"] == FORMAT
     assert check(project).cached == 3
 
 

@@ -12,10 +12,10 @@ import libcst as cst
 
 from unsentinel.core.layout import fit_to_line
 from unsentinel.core.rule import RuleContext
-from unsentinel.errors import build
+from unsentinel.errors import dict_comments
 from unsentinel.errors.shapes import DETAIL_CONTAINERS, Shape, elements_by_key
 
-CommentPlan = dict[build.Path, build.Comments]
+CommentPlan = dict[dict_comments.Path, dict_comments.Comments]
 """Each part of the new construction, with the comments that move to it."""
 
 
@@ -25,23 +25,23 @@ def comment_plan(
     """Where each comment of the old dict goes in the new construction: a key's comments
     to the part that took its value, a dropped key's (a flag, a status) to the
     envelope's ``"success"`` (the helper's code argument)."""
-    message: build.Path = ("error", "message") if envelope else ("#1",)
-    details: build.Path = ("error", "details") if envelope else ("#2",)
-    flag: build.Path = ("success",) if envelope else ("#0",)
+    message: dict_comments.Path = ("error", "message") if envelope else ("#1",)
+    details: dict_comments.Path = ("error", "details") if envelope else ("#2",)
+    flag: dict_comments.Path = ("success",) if envelope else ("#0",)
     extracted = _extracted_containers(shape, values)
     carried = {shape.message_key, *shape.extra_keys} - {"status"} - extracted
-    found = build.comments_of(node, dropped=frozenset(set(values) - carried - extracted))
-    plan: CommentPlan = {build.OPENING: found.opening, build.CLOSING: found.closing}
+    found = dict_comments.comments_of(node, dropped=frozenset(set(values) - carried - extracted))
+    plan: CommentPlan = {dict_comments.OPENING: found.opening, dict_comments.CLOSING: found.closing}
 
-    def add(path: build.Path, part: build.Comments) -> None:
-        plan.setdefault(path, build.Comments()).absorb(part)
+    def add(path: dict_comments.Path, part: dict_comments.Comments) -> None:
+        plan.setdefault(path, dict_comments.Comments()).absorb(part)
 
     for key, part in found.by_key.items():
         if key == shape.message_key:
             add(message, part)
         elif key in extracted:
             add(details, part)
-            inner = build.comments_of(cst.ensure_type(values[key], cst.Dict))
+            inner = dict_comments.comments_of(cst.ensure_type(values[key], cst.Dict))
             add(details, inner.opening)
             add(details, inner.closing)
             for inner_key, inner_part in inner.by_key.items():
@@ -89,8 +89,8 @@ def fit(
     fitted = fit_to_line(
         built, column=position.column - 1, base=base, indent_unit=unit, line_length=line_length
     )
-    layout = build.Layout(base, len(block), unit, line_length)
-    return build.place_comments(fitted, comments or {}, layout, multiline=multiline)
+    layout = dict_comments.Layout(base, len(block), unit, line_length)
+    return dict_comments.place_comments(fitted, comments or {}, layout, multiline=multiline)
 
 
 def _indentation(line: str) -> str:

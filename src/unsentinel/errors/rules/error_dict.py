@@ -17,7 +17,7 @@ from unsentinel.core.config import Config
 from unsentinel.core.model import Action, Inferred, Kind
 from unsentinel.core.rule import Example, Rule, RuleContext
 from unsentinel.core.syntax import string_key
-from unsentinel.errors import build
+from unsentinel.errors import build, dict_comments
 from unsentinel.errors.candidates import may_hold_error_dicts
 from unsentinel.errors.groups import ErrorGroups
 from unsentinel.errors.lookalikes import reason as lookalike_reason
@@ -415,7 +415,7 @@ class ErrorDict(Rule):
         self._groups.produces(node)
         response = self._target.response(found.error)
         comments = comment_plan(node, shape, values, envelope=not self._target.uses_helper)
-        multiline = build.breaks_lines(node)
+        multiline = dict_comments.breaks_lines(node)
         self.context.replace(
             node,
             lambda updated: fit(
