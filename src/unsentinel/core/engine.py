@@ -7,11 +7,9 @@ a :class:`~unsentinel.core.model.FileResult` with ``status=FAILED`` and a reason
 
 from __future__ import annotations
 
-import ast
 import codecs
 import os
 import stat
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -29,11 +27,7 @@ from unsentinel.core.rule import Rule, RuleContext
 from unsentinel.core.source import SourceError, decode_source, is_generated
 from unsentinel.core.suite import Suite
 from unsentinel.core.target import TargetVersionError, fit_to_target
-
-
-class RewriteError(Exception):
-    """A rewrite produced code that does not parse; the file is left untouched."""
-
+from unsentinel.core.validate import RewriteError, python_parse, syntax_error, validate_rewrite
 
 # -- the pure seam ------------------------------------------------------------------------
 
@@ -249,7 +243,7 @@ class Pipeline:
             text, _encoding = decode_source(data)
         except SourceError as exc:
             return _failed(task, str(exc))
-        tree, too_deep = _python_parse(data)
+        tree, too_deep = python_parse(data)
         if too_deep is not None:
             return _failed(task, too_deep)
         if tree is not None and not self.prefilter.has_candidates(data, tree):
@@ -259,7 +253,7 @@ class Pipeline:
         try:
             module = cst.parse_module(data)
         except cst.ParserSyntaxError as exc:
-            return _failed(task, _syntax_error(data, exc))
+            return _failed(task, syntax_error(data, exc))
         return Loaded(data, text, module, source_facts)
 
     def _result(
@@ -288,7 +282,7 @@ class Pipeline:
         new_bytes = new_module.bytes
         if new_bytes == data:
             return unchanged
-        reparsed = _validate(text, new_module.code, task.display, self.config.target)
+        reparsed = validate_rewrite(text, new_module.code, task.display, self.config.target)
         self._check_fixed_point(reparsed, task)
         # The texts feed the diff, which must match the bytes git sees: keep a BOM as U+FEFF.
         bom = "\ufeff" if data.startswith(codecs.BOM_UTF8) else ""
@@ -363,68 +357,6 @@ def _generated(task: FileTask, data: bytes, config: Config) -> bytes | FileResul
     if not config.include_generated and is_generated(data):
         return FileResult(task.display, Status.SKIPPED, skip_reason="generated file (@generated)")
     return data
-
-
-def _python_parse(data: bytes) -> tuple[ast.Module | None, str | None]:
-    """Python's own parse of ``data`` (None where it cannot), and why the file is too deeply
-    nested to hand to LibCST (None when it is not).
-
-    LibCST's native parser overflows its stack on deep nesting (thousands of parentheses,
-    operators or attribute accesses): a segmentation fault that takes the whole run down.
-    CPython's own parser refuses such code cleanly, so it judges first. Other syntax
-    errors are left to LibCST, which knows grammar newer than the running Python.
-    """
-    try:
-        return ast.parse(data), None
-    except (RecursionError, MemoryError):
-        return None, "too deeply nested to parse (Python's own parser gives up too)"
-    except SyntaxError as exc:
-        if exc.msg == "too many nested parentheses":
-            return None, f"too deeply nested to parse: {exc.msg}"
-    except ValueError:  # e.g. "source code string cannot contain null bytes"
-        pass
-    return None, None
-
-
-def _syntax_error(data: bytes, exc: cst.ParserSyntaxError) -> str:
-    """One line: Python's own words where its grammar covers the file, else LibCST's first line
-    (LibCST's message lists every token it would have accepted)."""
-    try:
-        ast.parse(data)
-    except SyntaxError as error:
-        if error.lineno is not None:
-            return f"syntax error at {error.lineno}:{error.offset or 1}: {error.msg}"
-    except (ValueError, RecursionError, MemoryError):
-        pass
-    first = exc.message.splitlines()[0] if exc.message else "invalid syntax"
-    return f"syntax error at {exc.raw_line}:{exc.raw_column + 1}: {first}"
-
-
-def _validate(original: str, new_code: str, display: str, target: tuple[int, int]) -> cst.Module:
-    """Refuse output that does not parse, for LibCST and for the project's lowest Python;
-    return LibCST's parse of it, which the fixed-point check then reads as a second run would.
-
-    ``ast`` judges with the target's grammar (``feature_version``), as far as the running
-    interpreter knows it, and only where the original passes the same test: a file is
-    never refused because the running Python is older than the project.
-    """
-    try:
-        reparsed = cst.parse_module(new_code)
-    except cst.ParserSyntaxError as exc:
-        raise RewriteError(f"rewrite of {display} does not parse: {exc.message}") from exc
-    grammar = min(target, sys.version_info[:2])
-    try:
-        ast.parse(original, feature_version=grammar)
-    except SyntaxError:
-        return reparsed
-    try:
-        ast.parse(new_code, feature_version=grammar)
-    except SyntaxError as exc:
-        version = ".".join(map(str, grammar))
-        raise RewriteError(
-            f"rewrite of {display} is not valid Python {version}: {exc.msg}"
-        ) from exc
-    return reparsed
 
 
 def _mentions(data: bytes, names: frozenset[str]) -> bool:
