@@ -14,7 +14,9 @@ import pytest
 
 from unsentinel.core.config import Config
 from unsentinel.core.prefilter import Prefilter
+from unsentinel.errors.facts import defined_function_names
 from unsentinel.registry import ALL_RULES, rewrite_source
+from unsentinel.warnings import candidates
 
 ROOT = Path(__file__).resolve().parents[1]
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
@@ -65,6 +67,15 @@ def test_screened_out_files_have_nothing_for_libcst() -> None:
         pytest.param("msg = 'see the error: log'\n", False, id="error in a string"),
         pytest.param("return_value = {'error': str(e)}\n", True, id="an error dict"),
         pytest.param("m = body['message']\n", True, id="a reader"),
+        pytest.param('x = 1\nmsg = f"""\n{len(\n  warnings)}"""\n', True, id="inside an f-string"),
+        pytest.param("x = 1\r\rwarnings = []\r", True, id="carriage returns alone"),
+        pytest.param(
+            "import warnings\n\ndef f():\n    def g():\n        return warnings\n"
+            "    warnings = []\n",
+            True,
+            id="a nested function",
+        ),
+        pytest.param("x = 1  # NOQA: UNS101\n", True, id="a directive in capitals"),
     ],
 )
 def test_second_look(source: str, kept: bool) -> None:
@@ -74,3 +85,33 @@ def test_second_look(source: str, kept: bool) -> None:
     assert prefilter.may_match(data) or not kept
     if prefilter.may_match(data):
         assert prefilter.has_candidates(data, ast.parse(data)) is kept
+
+
+def test_the_walk_of_matching_lines_agrees_with_the_whole_walk() -> None:
+    """The second look visits only subtrees on lines naming a list; it must answer as a
+    walk of every node would."""
+    names = ("warnings",)
+    checked = 0
+    for path in _files():
+        data = path.read_bytes()
+        try:
+            tree = ast.parse(data)
+        except (SyntaxError, ValueError):
+            continue
+        pruned = candidates._uses(data, tree, names)
+        whole = candidates._uses(data.replace(b"\n", b"\r"), tree, names)  # no line counts
+        assert pruned is whole, path
+        checked += whole
+    assert checked >= 10
+
+
+def test_defined_functions_are_read_from_the_bytes_without_missing_one() -> None:
+    for path in _files():
+        data = path.read_bytes()
+        try:
+            tree = ast.parse(data)
+        except (SyntaxError, ValueError):
+            continue
+        kinds = (ast.FunctionDef, ast.AsyncFunctionDef)
+        exact = {node.name for node in ast.walk(tree) if isinstance(node, kinds)}
+        assert exact <= defined_function_names(data), path

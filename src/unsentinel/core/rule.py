@@ -357,7 +357,9 @@ class Rule(cst.BatchableCSTVisitor):
     def needles(cls, config: Config) -> tuple[bytes, ...]:
         """Byte strings of which at least one must occur in a file for this rule to matter.
 
-        The prefilter uses these to keep files away from the LibCST parser entirely.
+        The prefilter uses these to keep files away from the LibCST parser entirely. They
+        are compared ignoring case, before the ``patterns``: every match of a pattern must
+        contain one of the rule's needles (in any case).
         """
         raise NotImplementedError
 

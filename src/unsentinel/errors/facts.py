@@ -8,7 +8,7 @@ of those keeps the old shape (reported as skip), because one of its producers do
 
 from __future__ import annotations
 
-import ast
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -39,12 +39,7 @@ class ErrorFacts:
 
     @classmethod
     def from_source(cls, data: bytes) -> ErrorFacts | None:
-        try:
-            tree = ast.parse(data)
-        except (SyntaxError, ValueError):
-            return None
-        defined = (ast.FunctionDef, ast.AsyncFunctionDef)
-        names = frozenset(n.name for n in ast.walk(tree) if isinstance(n, defined))
+        names = defined_function_names(data)
         return cls(defined_functions=names) if names else None
 
     @classmethod
@@ -64,3 +59,17 @@ class ErrorFacts:
 
     def changed_functions(self, previous: ErrorFacts) -> set[str]:
         return set()  # callers learn nothing new from another round
+
+
+# ``def name(`` at the start of a line. Read from the bytes of every file of the run, so no
+# parse: a regular expression over the bytes is two orders of magnitude cheaper than
+# ``ast.parse`` plus a walk, which was most of ``check``'s time on a large tree. It may
+# also match a ``def`` inside a docstring; an extra name only makes a reader of that
+# function's result stay as it is (reported), never rewrites one.
+_DEF = re.compile(rb"^[ \t]*(?:async[ \t]+)?def[ \t]+([^\s(:]+)[ \t]*[(\[]", re.MULTILINE)
+
+
+def defined_function_names(data: bytes) -> frozenset[str]:
+    """Names of the functions a module's source defines, at any depth."""
+    names = (raw.decode("utf-8", "replace") for raw in _DEF.findall(data))
+    return frozenset(name for name in names if name.isidentifier())

@@ -12,25 +12,27 @@ itself where the file imports it and never rebinds the name.
 from __future__ import annotations
 
 import ast
+from bisect import bisect_left
 from functools import lru_cache
 
 from unsentinel.core.config import Config
 from unsentinel.warnings.settings import warning_settings
 
 
-def uses_warning_list(tree: ast.Module, config: Config) -> bool:
-    return _uses(tree, warning_settings(config).warning_list_names)
+def uses_warning_list(data: bytes, tree: ast.Module, config: Config) -> bool:
+    return _uses(data, tree, warning_settings(config).warning_list_names)
 
 
 @lru_cache(maxsize=4)  # the rules that ask share one tree per file
-def _uses(tree: ast.Module, names: tuple[str, ...]) -> bool:
+def _uses(data: bytes, tree: ast.Module, names: tuple[str, ...]) -> bool:
     def named(name: str | None) -> bool:
         return bool(name) and (name in names or any(name.endswith(f"_{n}") for n in names))  # type: ignore[union-attr]
 
-    module_aliases = _warnings_module_aliases(tree)
+    nodes = _nodes_on_lines(tree, _lines_mentioning(data, names))
+    module_aliases = _warnings_module_aliases(nodes)
     # A name only ever called is a function (``catch_warnings()``), as the byte pattern says.
-    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
-    for node in ast.walk(tree):
+    called = {id(node.func) for node in nodes if isinstance(node, ast.Call)}
+    for node in nodes:
         if id(node) in called:
             continue
         if isinstance(node, ast.Name) and named(node.id):
@@ -49,10 +51,10 @@ def _uses(tree: ast.Module, names: tuple[str, ...]) -> bool:
 WARNINGS_MODULES = frozenset({"warnings", "_warnings"})
 
 
-def _warnings_module_aliases(tree: ast.Module) -> set[str]:
+def _warnings_module_aliases(nodes: list[ast.AST]) -> set[str]:
     """Names bound to the standard library's ``warnings`` module (or its C half) by an import."""
     aliases = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Import):
             aliases |= {a.asname or a.name for a in node.names if a.name in WARNINGS_MODULES}
     return aliases
@@ -60,3 +62,54 @@ def _warnings_module_aliases(tree: ast.Module) -> set[str]:
 
 def _is_module(node: ast.expr, aliases: set[str]) -> bool:
     return isinstance(node, ast.Name) and node.id in aliases
+
+
+# -- a walk of only the lines that matter ---------------------------------------------------
+#
+# ``ast.walk`` over a whole module costs about 2.5 µs a node in Python; a module that
+# mentions ``warnings`` twice is mostly other code. Every node this module asks about
+# contains a list name in its own text, so a subtree whose lines hold none is skipped.
+
+
+def _lines_mentioning(data: bytes, names: tuple[str, ...]) -> list[int] | None:
+    """The sorted 1-based line numbers on which any name occurs; None: lines are not
+    countable by ``\\n`` alone (a lone carriage return ends a line for Python too)."""
+    if b"\r" in data.replace(b"\r\n", b""):
+        return None
+    lines: set[int] = set()
+    for name in names:
+        needle = name.encode()
+        line, counted, at = 1, 0, data.find(needle)
+        while at != -1:
+            line += data.count(b"\n", counted, at)
+            counted = at
+            lines.add(line)
+            at = data.find(needle, at + 1)
+    return sorted(lines)
+
+
+def _nodes_on_lines(tree: ast.Module, lines: list[int] | None) -> list[ast.AST]:
+    """Every node whose line span holds one of ``lines`` (all nodes when None), parents
+    before children."""
+    if lines is None:
+        return list(ast.walk(tree))
+    found: list[ast.AST] = []
+    todo: list[ast.AST] = [tree]
+    while todo:
+        node = todo.pop()
+        found.append(node)
+        # Positions inside an f-string are unreliable before 3.12: look at all of it.
+        whole = isinstance(node, ast.JoinedStr)
+        todo.extend(
+            child for child in ast.iter_child_nodes(node) if whole or _spans_one_of(child, lines)
+        )
+    return found
+
+
+def _spans_one_of(node: ast.AST, lines: list[int]) -> bool:
+    start = getattr(node, "lineno", None)
+    if start is None:  # arguments, comprehensions, operators: no position of their own
+        return True
+    end = getattr(node, "end_lineno", None) or start
+    at = bisect_left(lines, start)
+    return at < len(lines) and lines[at] <= end

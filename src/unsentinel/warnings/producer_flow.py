@@ -80,7 +80,7 @@ class WarningProducer(WarningRewriter):
             word.encode() in data for word in (*words, *warning_settings(config).sentinel_constants)
         ):
             return True
-        return not cls.sentinel_only and uses_warning_list(tree, config)
+        return not cls.sentinel_only and uses_warning_list(data, tree, config)
 
     _into: tuple[Carrier, ...] = ()  # where the values being followed now end up
 

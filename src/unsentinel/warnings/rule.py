@@ -69,4 +69,4 @@ class WarningListRule(WarningRule):
 
     @classmethod
     def refine(cls, data: bytes, tree: ast.Module, config: Config) -> bool:
-        return uses_warning_list(tree, config)
+        return uses_warning_list(data, tree, config)
