@@ -67,6 +67,10 @@ class ParamSlot:
     function: str
     key: int | str
     dumped: bool = False  # receives dumped dicts, not Warning objects
+    # A slot by position that a definition recorded (its parameter is named like a
+    # warnings list) holds that name: functions are known by their bare names, and an
+    # unrelated ``__init__`` elsewhere must not take warnings at the same position.
+    named: str = ""
 
 
 @dataclass(frozen=True)
@@ -203,18 +207,20 @@ class WarningFacts:
         return {slot.index for slot in self.tuple_slots if slot.function == function}
 
     def param_shape(self, function: str, index: int, name: str) -> WarningShape | None:
-        """What parameter ``index`` / ``name`` of ``function`` receives, if warnings."""
-        keys = (index, name)
-        if any(ParamSlot(function, key, dumped=True) in self.params for key in keys):
-            return WarningShape.DICT_LIST
-        if any(ParamSlot(function, key) in self.params for key in keys):
-            return WarningShape.LIST
+        """What parameter ``index`` / ``name`` of ``function`` receives, if warnings.
+
+        A call's slot by position counts; a definition's slot by position only where the
+        parameter has the name that made it a warnings list.
+        """
+        keys = ((index, ""), (index, name), (name, ""))
+        for dumped, shape in ((True, WarningShape.DICT_LIST), (False, WarningShape.LIST)):
+            if any(ParamSlot(function, key, dumped, named) in self.params for key, named in keys):
+                return shape
         return None
 
     def takes_warnings(self, function: str, key: int | str) -> bool:
-        return (
-            ParamSlot(function, key) in self.params or ParamSlot(function, key, True) in self.params
-        )
+        """Does a call's argument ``key`` (position or keyword) land in a warnings list?"""
+        return any(slot.function == function and slot.key == key for slot in self.params)
 
 
 # -- what the gather pass reads without LibCST ----------------------------------------------

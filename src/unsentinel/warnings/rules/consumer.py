@@ -123,7 +123,7 @@ class WarningConsumer(WarningListRule):
         params = [*node.params.posonly_params, *node.params.params]
         for index, param in enumerate(params):
             if self.analysis.is_warning_list_name(param.name.value):
-                self.notes.params.add(ParamSlot(node.name.value, index))
+                self.notes.params.add(ParamSlot(node.name.value, index, named=param.name.value))
                 self.notes.params.add(ParamSlot(node.name.value, param.name.value))
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -1,0 +1,59 @@
+"""The ecosystem check's own judgement of a command's output (no package is run here).
+
+A harness that mistakes a file the running Python cannot parse for a crash fails every
+full run of the standard library; one that mistakes a crash for bad input hides it.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+import ecosystem  # noqa: E402
+
+PY2_FILE = (
+    "lib2to3/tests/data/py2_test_grammar.py:31:27: syntax error: leading zeros in decimal "
+    "integer literals are not permitted; use an 0o prefix for octal integers"
+)
+
+
+def _judged(code: int, stderr: str) -> ecosystem.Report:
+    report = ecosystem.Report("pkg", "1")
+    ecosystem.classify(ecosystem.Step("diff", code, "", stderr), report)
+    return report
+
+
+def test_a_file_this_python_cannot_parse_is_a_note() -> None:
+    report = _judged(2, PY2_FILE + "\n")
+    assert report.failures == []
+    assert report.notes == [f"input not parseable by this Python: {PY2_FILE}"]
+
+
+@pytest.mark.parametrize(
+    ("code", "stderr", "expected"),
+    [
+        pytest.param(
+            2, "error: a.py: internal error: KeyError: 'x'\n", "internal error", id="internal"
+        ),
+        pytest.param(
+            2,
+            "Traceback (most recent call last):\n  boom\nValueError: x\n",
+            "traceback",
+            id="traceback",
+        ),
+        pytest.param(2, "something went wrong\n", "exit 2", id="an unexplained exit 2"),
+        pytest.param(
+            2,
+            PY2_FILE + "\nerror: b.py: rewrite does not parse; file left unchanged\n",
+            "does not parse",
+            id="a refused rewrite beside bad input",
+        ),
+    ],
+)
+def test_a_crash_stays_a_crash(code: int, stderr: str, expected: str) -> None:
+    report = _judged(code, stderr)
+    assert [invariant for invariant, _ in report.failures] == ["crash"]
+    assert expected in report.failures[0][1]
