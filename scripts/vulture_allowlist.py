@@ -27,3 +27,15 @@ _.rolled_back
 _.DESCRIPTION
 _.add_args
 _.transform_module_impl
+# Rule classes: imported by the dotted name their detector gives (Detector.rule, lazily).
+_.SentinelString
+_.SentinelConstant
+_.SentinelMention
+_.SentinelWarningProducer
+_.PlainWarningProducer
+_.WarningConsumer
+_.WarningAnnotation
+_.SentinelDefinition
+_.ErrorDict
+_.ReviewMarker
+_.UnusedNoqa

@@ -15,7 +15,7 @@ import pytest
 from unsentinel.core.config import Config
 from unsentinel.core.prefilter import Prefilter
 from unsentinel.errors.facts import defined_function_names
-from unsentinel.registry import ALL_RULES, rewrite_source
+from unsentinel.registry import ALL_RULES, DETECTORS, rewrite_source
 from unsentinel.warnings import candidates
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,7 +41,7 @@ def _screened_out(path: Path, prefilter: Prefilter) -> bool:
 
 def test_screened_out_files_have_nothing_for_libcst() -> None:
     config = Config()
-    prefilter = Prefilter(ALL_RULES, config)
+    prefilter = Prefilter(DETECTORS, config)  # what a run reads: no rule class imported
     screened = [p for p in _files() if _screened_out(p, prefilter)]
     assert len(screened) >= 10, "the second look should screen out files that mention warnings"
     for path in screened:
@@ -115,3 +115,24 @@ def test_defined_functions_are_read_from_the_bytes_without_missing_one() -> None
         kinds = (ast.FunctionDef, ast.AsyncFunctionDef)
         exact = {node.name for node in ast.walk(tree) if isinstance(node, kinds)}
         assert exact <= defined_function_names(data), path
+
+
+def test_every_detector_names_the_rule_that_points_back_at_it() -> None:
+    """One source of truth: a rule's code, name and needles are its detector's."""
+    assert [rule.code for rule in ALL_RULES] == [detector.code for detector in DETECTORS]
+    assert len({detector.code for detector in DETECTORS}) == len(DETECTORS)
+    for detector in DETECTORS:
+        rule = detector.load()
+        assert rule.detector is detector, detector.code
+        assert (rule.code, rule.name) == (detector.code, detector.name)
+
+
+def test_a_rule_class_answers_for_the_prefilter_as_its_detector_does() -> None:
+    config = Config()
+    data = b'def f(warnings):\n    warnings.append("BLOCK: x")\n    return {"error": 1}\n'
+    tree = ast.parse(data)
+    for detector in DETECTORS:
+        rule = detector.load()
+        assert rule.needles(config) == detector.needles(config)
+        assert rule.patterns(config) == detector.patterns(config)
+        assert rule.refine(data, tree, config) is detector.refine(data, tree, config)

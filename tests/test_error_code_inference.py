@@ -257,3 +257,160 @@ def test_every_inferred_code_is_in_the_registry() -> None:
     ]
     for text in samples:
         assert (code_from_message(text) or "INTERNAL_ERROR") in REGISTRY
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        pytest.param("No table found in section {}", "NOT_FOUND_RESOURCE", id="no noun found"),
+        pytest.param("No templates found", "NOT_FOUND_RESOURCE", id="no plural found"),
+        pytest.param(
+            "No matching records were found for {}",
+            "NOT_FOUND_RESOURCE",
+            id="no nouns were found",
+        ),
+        pytest.param("Could not find config {}", "NOT_FOUND_RESOURCE", id="could not find"),
+        pytest.param("Unsupported runtime: {}", "VALIDATION_INVALID_TYPE", id="unsupported value"),
+        pytest.param(
+            "cannot set both start and end to {}",
+            "VALIDATION_INVALID_TYPE",
+            id="two inputs that exclude each other",
+        ),
+        pytest.param(
+            "page and cursor are mutually exclusive",
+            "VALIDATION_INVALID_TYPE",
+            id="mutually exclusive",
+        ),
+        pytest.param(
+            "Unsupported command: {}",
+            "VALIDATION_INVALID_TYPE",
+            id="unsupported command is a rejected value, as invalid command is",
+        ),
+        pytest.param("Validation failed: {}", "VALIDATION_INVALID_TYPE", id="validation failed"),
+    ],
+)
+def test_wording_the_registry_names(message: str, code: str) -> None:
+    inferred = infer_error_code(None, (), message)
+    assert (inferred.value, inferred.confidence) == (code, HIGH)
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        pytest.param("query_required", "VALIDATION_MISSING_PARAM", id="snake case"),
+        pytest.param("BODY_TOO_LARGE", "VALIDATION_PAYLOAD_TOO_LARGE", id="upper snake case"),
+        pytest.param("validation_failed", "VALIDATION_INVALID_TYPE", id="validation failed"),
+        pytest.param("errors.not-found", "NOT_FOUND_RESOURCE", id="dotted and kebab case"),
+        pytest.param("permissionDenied", "PERMISSION_DENIED", id="camel case"),
+    ],
+)
+def test_message_ids_are_read_as_words(message: str, code: str) -> None:
+    inferred = infer_error_code(None, (), message)
+    assert (inferred.value, inferred.confidence) == (code, HIGH)
+    assert message in inferred.reason
+
+
+@pytest.mark.parametrize(
+    ("message", "code", "confidence"),
+    [
+        pytest.param(
+            "Upload to bucket_missing_archive failed",
+            "INTERNAL_ERROR",
+            LOW,
+            id="an identifier inside a sentence stays one word",
+        ),
+        pytest.param(
+            "Cannot connect to the database", "INTERNAL_ERROR", LOW, id="cannot alone is not input"
+        ),
+        pytest.param(
+            "No parseable rows in section {}", "INTERNAL_ERROR", LOW, id="no without found"
+        ),
+        pytest.param(
+            "Streaming is not supported",
+            "VALIDATION_INVALID_TYPE",
+            LOW,
+            id="not supported is a weak signal",
+        ),
+    ],
+)
+def test_weak_or_absent_wording_stays_low(message: str, code: str, confidence: Confidence) -> None:
+    inferred = infer_error_code(None, (), message)
+    assert (inferred.value, inferred.confidence) == (code, confidence)
+
+
+def test_a_weak_message_does_not_override_a_status() -> None:
+    inferred = infer_error_code(503, (), "Streaming is not supported")
+    assert (inferred.value, inferred.confidence) == ("INTERNAL_ERROR", HIGH)
+
+
+def test_no_x_found_stays_in_a_validation_status_family() -> None:
+    inferred = infer_error_code(422, (), "No templates found")
+    assert inferred.value == "VALIDATION_INVALID_TYPE"
+
+
+@pytest.mark.parametrize(
+    ("exceptions", "message", "declared", "code", "confidence"),
+    [
+        pytest.param(
+            (), "slow", "ThrottlingException", "RATE_LIMIT_EXCEEDED", HIGH, id="exception class"
+        ),
+        pytest.param(
+            ("Exception",),
+            "request failed",
+            "AccessDeniedException",
+            "PERMISSION_DENIED",
+            HIGH,
+            id="declared class replaces a broad except",
+        ),
+        pytest.param(
+            (), "An error occurred", "access_denied", "PERMISSION_DENIED", HIGH, id="message id"
+        ),
+        pytest.param(
+            (),
+            "Note 7 not found",
+            "access_denied",
+            "NOT_FOUND_RESOURCE",
+            HIGH,
+            id="the message comes before a declared id",
+        ),
+        pytest.param((), "An error occurred", "E1042", "INTERNAL_ERROR", LOW, id="opaque type"),
+    ],
+)
+def test_a_declared_error_type_is_evidence(
+    exceptions: tuple[str, ...], message: str, declared: str, code: str, confidence: Confidence
+) -> None:
+    inferred = infer_error_code(None, exceptions, message, declared=declared)
+    assert (inferred.value, inferred.confidence) == (code, confidence)
+
+
+@pytest.mark.parametrize(
+    ("message", "code", "confidence"),
+    [
+        pytest.param("No trace IDs provided", "VALIDATION_MISSING_PARAM", HIGH, id="none provided"),
+        pytest.param("region not specified", "VALIDATION_MISSING_PARAM", HIGH, id="not specified"),
+        pytest.param(
+            "Too many ids ({}). Maximum 5", "VALIDATION_PAYLOAD_TOO_LARGE", HIGH, id="too many"
+        ),
+        pytest.param("Too many requests", "RATE_LIMIT_EXCEEDED", HIGH, id="too many requests"),
+        pytest.param("credentials not found", "PERMISSION_DENIED", HIGH, id="credentials"),
+        pytest.param(
+            "Unknown metric {}. Use: a, b", "VALIDATION_INVALID_TYPE", LOW, id="unknown value"
+        ),
+        pytest.param("Unknown error occurred", "INTERNAL_ERROR", LOW, id="unknown error"),
+        pytest.param("Author cannot be empty", "VALIDATION_INVALID_TYPE", HIGH, id="empty"),
+        pytest.param(
+            "Row index {} is out of range", "VALIDATION_INVALID_TYPE", HIGH, id="out of range"
+        ),
+        pytest.param("Style {} could not be found", "NOT_FOUND_RESOURCE", HIGH, id="not be found"),
+        pytest.param("Cannot modify document: {}", "INTERNAL_ERROR", LOW, id="cannot modify"),
+        pytest.param(
+            "Each row must have 'name' and 'values' keys",
+            "VALIDATION_INVALID_TYPE",
+            HIGH,
+            id="must have",
+        ),
+    ],
+)
+def test_more_wording(message: str, code: str, confidence: Confidence) -> None:
+    inferred = infer_error_code(None, (), message)
+    assert (inferred.value, inferred.confidence) == (code, confidence)

@@ -249,3 +249,73 @@ def test_a_nested_gather_slot_holding_a_real_string_still_blocks(tmp_path: Path)
     result = _diff(tmp_path, {"app.py": source})
     assert _new_text(result, "app.py") is None
     assert {s.action for s in _producers(result)} == {Action.SKIP}
+
+
+# -- lists returned in tuple slots: ``errors, warnings = check(order)`` ------------------------
+
+SLOT_CHECKS = """
+    def check(order):
+        errors = []
+        warnings = []
+        if not order.lines:
+            errors.append("Order has no lines")
+        if order.note is None:
+            warnings.append("No note given")
+        return errors, warnings
+"""
+
+SLOT_REPORT = """
+    from app.checks import check
+
+    def report(order) -> str:
+        errors, warnings = check(order)
+        return "; ".join(w for w in warnings if w.startswith("No"))
+"""
+
+
+def test_a_list_unpacked_from_a_tuple_slot_migrates_with_the_helpers_list(tmp_path: Path) -> None:
+    files = {"app/__init__.py": "", "app/checks.py": SLOT_CHECKS, "app/report.py": SLOT_REPORT}
+    result = _diff(tmp_path, files)
+    checks, report = _new_text(result, "app/checks.py"), _new_text(result, "app/report.py")
+    assert checks is not None and report is not None
+    assert "warnings.append(Warning(" in checks
+    assert "w.message for w in warnings" in report
+
+
+def test_a_blocked_list_in_a_tuple_slot_holds_back_the_callers_readers(tmp_path: Path) -> None:
+    """The caller's ``warnings`` is the helper's list: one unknown value there keeps the
+    caller's read as it is (before, the read was rewritten on its own)."""
+    checks = SLOT_CHECKS.replace('warnings.append("No note given")', "warnings.append(order.memo)")
+    files = {"app/__init__.py": "", "app/checks.py": checks, "app/report.py": SLOT_REPORT}
+    result = _diff(tmp_path, files)
+    assert _new_text(result, "app/report.py") is None
+    reads = [s for f in result.results for s in f.sites if s.rule == "UNS201"]
+    assert reads and {s.action for s in reads} == {Action.SKIP}
+    assert all("app/checks.py:7: value of unknown type" in s.reasons[0] for s in reads)
+
+
+# -- a closure appending to its enclosing function's list ------------------------------------
+
+CLOSURE = """
+    def capture():
+        captured_warnings = []
+
+        def sink(message):
+            captured_warnings.append(message.record["message"])
+
+        return captured_warnings, sink
+
+    def test_capture():
+        captured_warnings, sink = capture()
+        found = [m for m in captured_warnings if m == "x"]
+        assert not found
+"""
+
+
+def test_a_closure_appends_to_the_enclosing_functions_list(tmp_path: Path) -> None:
+    """``sink`` binds no ``captured_warnings`` of its own: the unknown value it appends is in
+    ``capture``'s list, hence in the test's, whose comparison stays as it is."""
+    result = _diff(tmp_path, {"test_capture.py": CLOSURE})
+    assert _new_text(result, "test_capture.py") is None
+    reads = [s for f in result.results for s in f.sites if s.rule == "UNS201"]
+    assert reads and {s.action for s in reads} == {Action.SKIP}

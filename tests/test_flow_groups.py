@@ -476,3 +476,136 @@ def test_a_gather_of_tuple_slots_with_one_unknown_slot_is_skipped_whole(tmp_path
     assert producer.reasons == (
         "connected to app.py:10: value of unknown type `quantity.note` added to a warnings list",
     )
+
+
+# -- precision: a name built up as one string is not a warnings list -------------------------
+
+STRING_ACCUMULATOR = """
+    import warnings
+
+    unicode_warnings = ""
+
+    def note(name):
+        global unicode_warnings
+        unicode_warnings += "No %s in the table\\n" % name
+
+    def flush():
+        global unicode_warnings
+        if unicode_warnings:
+            warnings.warn(unicode_warnings)
+            unicode_warnings = ""
+
+    def summary(count):
+        report_warnings: str = f"{count} fonts missing"
+        report_warnings += "; falling back to ASCII"
+        return report_warnings
+"""
+
+
+def test_a_string_accumulator_named_like_a_list_is_left_alone(tmp_path: Path) -> None:
+    """``x_warnings = ""`` then ``x_warnings += "..." % name``: a str, never a list -- no
+    "value of unknown type" report, no rewrite."""
+    root = _project(tmp_path, {"app.py": STRING_ACCUMULATOR})
+    result = _diff(root)
+    assert _new_text(result, "app.py") is None
+    assert _warning_sites(result, "app.py") == []
+
+
+def test_a_string_accumulator_does_not_unblock_a_real_list_of_the_same_name(
+    tmp_path: Path,
+) -> None:
+    """A list literal under the same name elsewhere is still a list, and still migrates."""
+    source = STRING_ACCUMULATOR + textwrap.indent(
+        textwrap.dedent(
+            """
+            def check(order):
+                order_warnings = []
+                if not order.lines:
+                    order_warnings.append("Order has no lines")
+                return order_warnings
+            """
+        ),
+        "    ",
+    )
+    root = _project(tmp_path, {"app.py": source})
+    result = _diff(root)
+    text = _new_text(result, "app.py")
+    assert text is not None
+    assert "order_warnings.append(Warning(" in text
+    assert 'unicode_warnings += "No %s in the table\\n" % name' in text
+
+
+def test_a_join_over_a_filtering_generator_reads_each_message_once(tmp_path: Path) -> None:
+    """``"; ".join(w for w in warnings if w.startswith("No"))``: the element becomes its
+    message and the filter is read as a message too -- never a generator nested in itself."""
+    source = """
+        def report(order) -> str:
+            warnings = []
+            if order.note is None:
+                warnings.append("No note given")
+            return "; ".join(w for w in warnings if w.startswith("No"))
+    """
+    root = _project(tmp_path, {"app.py": source})
+    text = _new_text(_diff(root), "app.py")
+    assert text is not None
+    assert '"; ".join(w.message for w in warnings if w.message.startswith("No"))' in text
+
+
+def test_a_local_also_used_as_text_holds_its_group_back(tmp_path: Path) -> None:
+    """``msg = f"..."``; ``summary.warnings.append(msg)``; ``ctx.warning(msg)``: rewriting the
+    assignment would hand a ``Warning`` to ``ctx.warning``; a test of the local would not."""
+    source = """
+        async def run(summary, ctx, merged):
+            if len(merged) > 100:
+                warning_msg = f"Large result set: {len(merged)} records returned."
+                summary.warnings.append(warning_msg)
+                await ctx.warning(warning_msg)
+
+        def check(order):
+            warnings = []
+            note: str | None = None
+            if not order.lines:
+                note = "Order has no lines"
+            if note is not None:
+                warnings.append(note)
+            return warnings
+    """
+    root = _project(tmp_path, {"app.py": source})
+    result = _diff(root)
+    text = _new_text(result, "app.py")
+    assert text is not None
+    assert 'warning_msg = f"Large result set: {len(merged)} records returned."' in text
+    assert 'message="Order has no lines"' in text
+    (held,) = [s for s in _warning_sites(result, "app.py") if s.action is Action.SKIP]
+    assert held.position.line == 3
+    assert held.reasons == (
+        "connected to app.py:5: `warning_msg` is also used as text on this line",
+    )
+
+
+def test_a_flag_or_a_count_named_like_a_list_is_left_alone(tmp_path: Path) -> None:
+    """``_ignored_warnings = True``, ``{"has_warnings": n > 0, "total_warnings": len(ws)}``:
+    scalars, never a list -- nothing reported, nothing rewritten."""
+    source = """
+        import warnings
+
+        _ignored_benign_warnings = False
+
+        def ignore_benign_warnings() -> None:
+            global _ignored_benign_warnings
+            if _ignored_benign_warnings:
+                return
+            warnings.filterwarnings("ignore", "x", UserWarning)
+            _ignored_benign_warnings = True
+
+        def summary(steps, log_warnings):
+            return {
+                "has_warnings": len(log_warnings) > 0,
+                "total_warnings": len(log_warnings),
+                "steps": steps,
+            }
+    """
+    root = _project(tmp_path, {"app.py": source})
+    result = _diff(root)
+    assert _new_text(result, "app.py") is None
+    assert _warning_sites(result, "app.py") == []

@@ -223,3 +223,110 @@ def test_a_warm_check_of_an_unchanged_tree_parses_nothing(
     assert warm.output == cold.output and warm.exit_code == cold.exit_code == 1
     assert sum(parses().values()) == len(CANDIDATES)  # no new LibCST parse
     assert asts == []
+
+
+# -- later gather rounds revisit only the files that spell a changed name ----------------
+
+# Spells ``note`` only in a docstring, a comment and a sentence (the old test of the raw
+# bytes revisited it), and defines no function with warning facts of its own.
+NAMES_NOTE_IN_PROSE = '''\
+"""Please note: nothing here calls the helper."""
+
+# a caller would note(warnings, ...) here
+
+
+def is_blocked(text: str) -> bool:
+    return text.startswith("BLOCK: ") and text != "note this"
+'''
+# Calls ``note`` as a method: the warning facts key helpers by their bare name (see
+# warnings/graph.py), so the analysis does ask about ``note`` here and must be revisited.
+CALLS_A_NOTE_METHOD = """\
+def review(log: object, order: dict[str, str]) -> list[str]:
+    warnings: list[str] = []
+    log.note(warnings, order["id"])
+    return warnings
+"""
+
+
+@pytest.fixture
+def analysed(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """How many times the rules ran over each file (every gather round and the last pass)."""
+    import unsentinel.core.engine as engine
+
+    seen: Counter[str] = Counter()
+    real = engine.analyze
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        seen[Path(kwargs.get("path", "<string>")).name] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(engine, "analyze", counting)
+    return seen
+
+
+def test_a_later_round_skips_a_file_naming_the_changed_function_only_in_prose(
+    project: Path, analysed: Counter[str], rounds: list[int]
+) -> None:
+    (project / "prose.py").write_text(NAMES_NOTE_IN_PROSE, encoding="utf-8")
+    (project / "method.py").write_text(CALLS_A_NOTE_METHOD, encoding="utf-8")
+    result = CliRunner().invoke(main, ["plan", ".", "-j", "1", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert rounds, "the gather pass never needed a second round: the test proves nothing"
+    # Revisited: the caller (orders.py), the method caller, and helpers.py (defines it).
+    assert analysed["orders.py"] == analysed["method.py"] == analysed["helpers.py"] >= 3
+    assert analysed["prose.py"] == 2  # the first round and the last pass, nothing between
+
+
+def test_spelled_names_are_the_codes_names_and_strings() -> None:
+    from unsentinel.core.gather import spelled_names
+
+    source = (
+        "import os.path as p\n"
+        "x = None  # run(x)\n"
+        'd["warnings"] = f(flag=True, text="rerun it")\n'
+        "obj.get(x)\n"
+    )
+    names = spelled_names(source.encode())
+    assert {"os", "path", "p", "x", "None", "True", "d", "warnings", "f", "flag"} <= names
+    assert {"obj", "get", "rerun it"} <= names
+    assert "run" not in names and "rerun" not in names  # a comment, a word in a sentence
+    # LibCST keeps an identifier as written, ``ast`` normalises it: both count.
+    assert {"ｎｏｔｅ", "note"} <= spelled_names("ｎｏｔｅ(1)\n".encode())
+    assert "note" in spelled_names(b"def note(:\n")  # unparsable: every word
+
+
+# -- positions are resolved once per file, whatever the number of passes ---------------
+
+
+# A blocker records its line in the gather pass's facts: positions are needed before the
+# last pass, which needs them again for the sites it reports.
+BLOCKED_IN_GATHER = """\
+def collect(note: object) -> list[str]:
+    warnings: list[str] = []
+    warnings.append("BLOCK: closed")
+    warnings.append(note)
+    return warnings
+"""
+
+
+def test_positions_are_resolved_once_per_parsed_file(
+    project: Path, monkeypatch: pytest.MonkeyPatch, rounds: list[int]
+) -> None:
+    from libcst.metadata import PositionProvider
+
+    resolved: Counter[str] = Counter()
+    real = PositionProvider._gen_impl
+
+    def counting(self: PositionProvider, module: libcst.Module) -> None:
+        resolved[_digest(module.code)] += 1
+        real(self, module)
+
+    monkeypatch.setattr(PositionProvider, "_gen_impl", counting)
+    (project / "blocked.py").write_text(BLOCKED_IN_GATHER, encoding="utf-8")
+    originals = {**_originals(project), _digest(BLOCKED_IN_GATHER): "blocked.py"}
+    result = CliRunner().invoke(main, ["plan", ".", "-j", "1", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert "connected to blocked.py:4" in result.output  # the gather pass needed a line
+    assert rounds  # more than one pass read each candidate
+    by_name = {originals[d]: n for d, n in resolved.items() if d in originals}
+    assert by_name == {name: 1 for name in (*CANDIDATES, "blocked.py")}

@@ -4,6 +4,10 @@ This is the only module that imports both ``unsentinel.warnings`` and ``unsentin
 the core receives them as a :class:`~unsentinel.core.suite.Suite` and never imports a
 feature. Order matters only for reporting: every rule reads the same original tree and the
 engine applies all scheduled edits in one pass, so no rule sees another's output.
+
+Rules are listed by their LibCST-free detectors (each feature's ``detect`` module); a rule's
+class, and LibCST with it, is imported only when a file reaches LibCST or a caller asks for
+the classes (``ALL_RULES``, ``enabled_rules``, ``rule_by_code``: docs and listings).
 """
 
 from __future__ import annotations
@@ -11,61 +15,54 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from unsentinel.contracts import Contracts, Migration, emit_contracts
 from unsentinel.core import engine, runner
 from unsentinel.core.config import Config, Section
 from unsentinel.core.config import load_config as load_with_sections
-from unsentinel.core.decisions import Decisions, Plan, resolve
 from unsentinel.core.facts import FactBook
 from unsentinel.core.model import FileResult, Mode, Position, Site
-from unsentinel.core.rule import Rule
 from unsentinel.core.runner import Progress, RunOptions, RunResult
 from unsentinel.core.suite import Emitter, Suite
+from unsentinel.errors import detect as error_detect
 from unsentinel.errors.emit import ERROR_DETAIL_FIELDS, emit_error_modules, used_codes
 from unsentinel.errors.facts import ErrorFacts
-from unsentinel.errors.rules.error_dict import ErrorDict
 from unsentinel.errors.settings import SECTION as ERROR_SETTINGS
-from unsentinel.review.rules.review_marker import ReviewMarker
-from unsentinel.review.rules.unused_noqa import UnusedNoqa
+from unsentinel.review import detect as review_detect
+from unsentinel.warnings import detect as warning_detect
 from unsentinel.warnings.emit import emit_warning_modules
 from unsentinel.warnings.emit.model_module import WARNING_FIELDS, migrates_warnings
 from unsentinel.warnings.emit.regression_test import emit_regression_test
 from unsentinel.warnings.facts import WarningFacts
-from unsentinel.warnings.groups import site_groups as warning_site_groups
-from unsentinel.warnings.rules.annotation import WarningAnnotation
-from unsentinel.warnings.rules.consumer import WarningConsumer
-from unsentinel.warnings.rules.plain_producer import PlainWarningProducer
-from unsentinel.warnings.rules.sentinel_constant import SentinelConstant
-from unsentinel.warnings.rules.sentinel_definition import SentinelDefinition
-from unsentinel.warnings.rules.sentinel_mention import SentinelMention
-from unsentinel.warnings.rules.sentinel_producer import SentinelWarningProducer
-from unsentinel.warnings.rules.sentinel_string import SentinelString
 from unsentinel.warnings.settings import SECTION as WARNING_SETTINGS
 from unsentinel.warnings.settings import warning_settings
 
-WARNING_RULES: tuple[type[Rule], ...] = (
-    # Detectors first: they report what the rewriting rules leave behind.
-    SentinelString,
-    SentinelConstant,
-    SentinelMention,
-    # Producers: strings flowing into warnings lists become Warning(...).
-    SentinelWarningProducer,
-    PlainWarningProducer,
-    # Consumers: reads of the migrated warnings switch to severity / message.
-    WarningConsumer,
-    # Annotations follow the data the producers and consumers now agree on.
-    WarningAnnotation,
-    # Last: the constant goes only when the gather pass found no use left behind.
-    SentinelDefinition,
+if TYPE_CHECKING:
+    from unsentinel.core.decisions import Decisions, Plan
+    from unsentinel.core.prefilter import Detects
+    from unsentinel.core.rule import Rule
+
+    # Read through __getattr__ below: the classes, imported on first use.
+    ALL_RULES: tuple[type[Rule], ...]
+    WARNING_RULES: tuple[type[Rule], ...]
+    ERROR_RULES: tuple[type[Rule], ...]
+    REVIEW_RULES: tuple[type[Rule], ...]
+
+# The warning rules' order is theirs (warnings/detect.py: detectors, producers, consumers,
+# annotations, the constant's definition). Error dicts (UNS501) are independent of them:
+# edits never overlap. The review of the migration itself (UNS9xx) comes last: comments only.
+DETECTORS: tuple[Detects, ...] = (
+    *warning_detect.DETECTORS,
+    *error_detect.DETECTORS,
+    *review_detect.DETECTORS,
 )
-# Error dicts (UNS501): independent of the warning rules; edits never overlap theirs.
-ERROR_RULES: tuple[type[Rule], ...] = (ErrorDict,)
-
-# The review of the migration itself (UNS9xx): comments only, never an edit.
-REVIEW_RULES: tuple[type[Rule], ...] = (ReviewMarker, UnusedNoqa)
-
-ALL_RULES: tuple[type[Rule], ...] = (*WARNING_RULES, *ERROR_RULES, *REVIEW_RULES)
+_GROUPS: dict[str, tuple[Detects, ...]] = {
+    "WARNING_RULES": warning_detect.DETECTORS,
+    "ERROR_RULES": error_detect.DETECTORS,
+    "REVIEW_RULES": review_detect.DETECTORS,
+    "ALL_RULES": DETECTORS,
+}
 FACTS = (WarningFacts, ErrorFacts)
 EMITTERS: tuple[Emitter, ...] = (emit_warning_modules, emit_error_modules)
 # Each feature's keys in [tool.unsentinel]: the core reads the common keys only.
@@ -85,14 +82,42 @@ def configured(base: Config | None = None, /, **values: object) -> Config:
     return (base or Config()).with_values(values, SECTIONS)
 
 
+def __getattr__(name: str) -> tuple[type[Rule], ...]:
+    """``ALL_RULES``, ``WARNING_RULES``, ``ERROR_RULES``, ``REVIEW_RULES``: the rule classes,
+    imported on first use (each module imports LibCST)."""
+    if name not in _GROUPS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    classes = tuple(detector.load() for detector in _GROUPS[name])
+    globals()[name] = classes
+    return classes
+
+
+def _entries() -> tuple[Detects, ...]:
+    """Every rule as the prefilter reads it: the detectors, or the classes a caller set as
+    ``ALL_RULES`` (tests pin the rule set that way)."""
+    entries: tuple[Detects, ...] = globals().get("ALL_RULES", DETECTORS)
+    return entries
+
+
+def rule_codes() -> tuple[str, ...]:
+    """Every rule's code, in order, without importing a rule module."""
+    return tuple(rule.code for rule in _entries())
+
+
+def registered(config: Config) -> tuple[Detects, ...]:
+    """The enabled rules as the prefilter reads them (no rule module imported)."""
+    return tuple(rule for rule in _entries() if config.is_rule_enabled(rule.code))
+
+
 def enabled_rules(config: Config) -> tuple[type[Rule], ...]:
-    return tuple(rule for rule in ALL_RULES if config.is_rule_enabled(rule.code))
+    """The enabled rules' classes (imports them)."""
+    return tuple(rule.load() for rule in registered(config))
 
 
 def rule_by_code(code: str) -> type[Rule]:
-    for rule in ALL_RULES:
+    for rule in DETECTORS:
         if rule.code == code:
-            return rule
+            return rule.load()
     raise KeyError(code)
 
 
@@ -109,7 +134,7 @@ def suite(
         emitters = (*emitters, partial(_regression_test, regression_test))
     if contracts is not None:
         emitters = (*emitters, partial(emit_contracts, contracts))
-    return Suite(enabled_rules(config), FACTS, emitters, SECTIONS)
+    return Suite(registered(config), FACTS, emitters, SECTIONS)
 
 
 def _regression_test(
@@ -214,6 +239,8 @@ def run_plan(
     # all_results: a plan lists the schema sites too; they must not read as stale entries.
     # A skip reaches the skipped site's whole group: no string left among migrated warnings.
     groups = site_groups(fresh)
+    from unsentinel.core.decisions import resolve
+
     resolution = resolve(plan, fresh.all_results, mark_review=mark_review, groups=groups)
     applied = run(
         paths,
@@ -235,6 +262,8 @@ def run_plan(
 def site_groups(result: RunResult) -> dict[tuple[str, Position], str]:
     """Which sites change together (a connected group): ``apply --interactive`` skips a
     group whole. Keyed by path and position; error dicts stand alone."""
+    from unsentinel.warnings.groups import site_groups as warning_site_groups
+
     return warning_site_groups(result.facts.get(WarningFacts), result.results)
 
 
@@ -257,15 +286,19 @@ def rewrite_source(
 
 __all__ = [
     "ALL_RULES",
+    "DETECTORS",
     "ERROR_RULES",
+    "REVIEW_RULES",
     "SECTIONS",
     "WARNING_RULES",
     "configured",
     "contracts_for",
     "enabled_rules",
+    "registered",
     "load_config",
     "rewrite_source",
     "rule_by_code",
+    "rule_codes",
     "run",
     "run_plan",
     "site_groups",

@@ -7,7 +7,8 @@ output modules stay free of command-line concerns.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from functools import cached_property
 from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,7 +35,7 @@ def render_check(ran: Ran, fmt: OutputFormat) -> None:
     text = formats.render(
         fmt,
         found,
-        rules=rule_info(ran.config),
+        rules=_RuleInfos(ran.config),
         checked=[r.path for r in result.results],
         version=version("unsentinel"),
         color=fmt.value in COLORED_FORMATS and ran.display.stdout_color(),
@@ -55,6 +56,27 @@ def rule_info(config: Config) -> dict[str, RuleInfo]:
     from unsentinel.output.findings import RuleInfo
 
     return {r.code: RuleInfo(r.code, r.name, r.summary) for r in registry.enabled_rules(config)}
+
+
+class _RuleInfos(Mapping[str, "RuleInfo"]):
+    """:func:`rule_info`, built on first read: it imports every rule class (and LibCST),
+    and most formats never read it."""
+
+    def __init__(self, config: Config) -> None:
+        self._config = config
+
+    @cached_property
+    def _infos(self) -> dict[str, RuleInfo]:
+        return rule_info(self._config)
+
+    def __getitem__(self, code: str) -> RuleInfo:
+        return self._infos[code]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._infos)
+
+    def __len__(self) -> int:
+        return len(self._infos)
 
 
 def _sarif_fixes(ran: Ran, found: Sequence[Finding]) -> dict[str, Fix]:

@@ -227,7 +227,7 @@ def check_selectors(selectors: tuple[str, ...], where: str) -> None:
     """A selector must select something: a code or a code prefix (``UNS``, ``UNS1``)."""
     from unsentinel import registry
 
-    codes = sorted(rule.code for rule in registry.ALL_RULES)
+    codes = sorted(registry.rule_codes())
     for selector in selectors:
         if not any(code.startswith(selector) for code in codes):
             fail(f"unknown rule selector {selector!r} in {where}{did_you_mean(selector, codes)}")

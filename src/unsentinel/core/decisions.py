@@ -16,9 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Protocol
-
-import libcst as cst
+from typing import TYPE_CHECKING, Protocol
 
 from unsentinel.core.finding import Builder, Finding
 from unsentinel.core.fingerprints import file_text, fingerprint, site_fingerprint, site_source
@@ -32,6 +30,9 @@ from unsentinel.core.plan_file import (
     PlanError,
     load_plan,
 )
+
+if TYPE_CHECKING:
+    import libcst as cst  # used where review markers are laid: on a file LibCST parsed
 
 FROM_THE_PLAN = "from the plan"
 MARKER = "# TODO(unsentinel):"
@@ -250,6 +251,8 @@ def _is_low(value: Inferred) -> bool:
 
 
 def _statement_of(context: PlannedFile, node: cst.CSTNode) -> cst.SimpleStatementLine | None:
+    import libcst as cst
+
     for candidate in (node, *context.ancestors(node)):
         if isinstance(candidate, cst.SimpleStatementLine):
             return candidate
@@ -263,6 +266,8 @@ def _one_line(text: str) -> str:
 
 
 def _with_marker(text: str, updated: cst.CSTNode) -> cst.CSTNode:
+    import libcst as cst
+
     assert isinstance(updated, cst.SimpleStatementLine)
     trailing = updated.trailing_whitespace
     if trailing.comment is not None:

@@ -13,21 +13,29 @@ import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
-
-import libcst as cst
+from typing import TYPE_CHECKING
 
 from unsentinel.core.config import Config, generated_modules
 from unsentinel.core.facts import FactBook
-from unsentinel.core.gather import changed_functions, facts_of_context, facts_of_source, merge_facts
-from unsentinel.core.imports import fix_imports
+from unsentinel.core.gather import (
+    changed_functions,
+    facts_of_context,
+    facts_of_source,
+    merge_facts,
+    spelled_names,
+)
 from unsentinel.core.model import FileResult, FileTask, Mode, Site, Status
 from unsentinel.core.prefilter import Prefilter
-from unsentinel.core.rule import Rule, RuleContext
 from unsentinel.core.source import SourceError, decode_source, is_generated
 from unsentinel.core.suite import Suite
-from unsentinel.core.target import TargetVersionError, fit_to_target
 from unsentinel.core.validate import RewriteError, python_parse, syntax_error, validate_rewrite
+
+if TYPE_CHECKING:
+    # LibCST, and the modules built on it, are imported where a file reaches LibCST: a
+    # check whose files all stop at the prefilter never loads them.
+    import libcst as cst
+
+    from unsentinel.core.rule import Rule, RuleContext, TreeMemo
 
 # -- the pure seam ------------------------------------------------------------------------
 
@@ -41,14 +49,20 @@ def analyze(
     module_name: str = "",
     rules: Sequence[type[Rule]] = (),
     text: str | None = None,
+    memo: TreeMemo | None = None,
 ) -> RuleContext:
     """Run every rule over ``module``; the returned context holds sites and scheduled edits.
 
-    ``text`` is the module's source when the caller has it (saves regenerating it).
+    ``text`` is the module's source when the caller has it (saves regenerating it); ``memo``
+    the parent map and positions of earlier passes over the same module object.
     """
+    import libcst as cst
+
+    from unsentinel.core.rule import RuleContext
+
     # No defensive copy: the module was parsed for this run and edits never mutate it.
     wrapper = cst.MetadataWrapper(module, unsafe_skip_copy=True)
-    context = RuleContext(wrapper, config, facts or FactBook(), path, module_name, text)
+    context = RuleContext(wrapper, config, facts or FactBook(), path, module_name, text, memo)
     instances = [rule(context) for rule in rules]
     wrapper.visit_batched(instances)  # one traversal for every rule
     for instance in instances:
@@ -60,9 +74,11 @@ def analyze(
 
 def apply_edits(context: RuleContext, suite: Suite) -> cst.Module:
     """Apply every scheduled edit in one transform, then add and remove imports."""
+    from unsentinel.core.edits import EditApplier
+
     module = context.module
     if context.edits:
-        module = module.visit(_EditApplier(context.edits))
+        module = module.visit(EditApplier(context.edits))
     if context.imports or context.removed_imports:
         module = _fix_imports(module, context, suite)
     return module
@@ -81,11 +97,20 @@ def rewrite_source(
 
     Without ``facts`` the gather pass runs over this one module first, as a whole run would.
     """
+    import libcst as cst
+
+    from unsentinel.core.rule import TreeMemo
+    from unsentinel.core.target import fit_to_target
+
     config = config or Config()
     module = cst.parse_module(source)
+    memo = TreeMemo()  # every pass below reads the same module
     if facts is None:
-        facts = gather_module(module, config, suite, path=path, module_name=module_name)
-    context = analyze(module, config, facts, path=path, module_name=module_name, rules=suite.rules)
+        facts = gather_module(module, config, suite, path=path, module_name=module_name, memo=memo)
+    rules = suite.rule_classes
+    context = analyze(
+        module, config, facts, path=path, module_name=module_name, rules=rules, memo=memo
+    )
     new = fit_to_target(apply_edits(context, suite), config.target, context.module)
     return new.code, list(context.sites)
 
@@ -97,13 +122,15 @@ def gather_module(
     *,
     path: str = "<string>",
     module_name: str = "",
+    memo: TreeMemo | None = None,
 ) -> FactBook:
     """The gather pass over a single module (for the ``str -> str`` seam and tests)."""
     facts = FactBook()
     source_facts = facts_of_source(suite, module.bytes)
+    rules = suite.rule_classes
     for _round in range(3):
         context = analyze(
-            module, config, facts, path=path, module_name=module_name, rules=suite.rules
+            module, config, facts, path=path, module_name=module_name, rules=rules, memo=memo
         )
         merged = merge_facts(suite, config, [facts_of_context(suite, context, source_facts)])
         if not changed_functions(facts, merged):
@@ -127,6 +154,14 @@ class Loaded:
     text: str
     module: cst.Module
     source_facts: tuple[object, ...]
+    memo: TreeMemo  # parents and positions, resolved once for every pass
+    spelled: frozenset[str] | None = None  # the names its code spells (a later round's test)
+
+    def mentions(self, names: frozenset[str]) -> bool:
+        """Does the code name any of ``names``? (its vocabulary is read once, when asked)"""
+        if self.spelled is None:
+            self.spelled = spelled_names(self.data)
+        return not self.spelled.isdisjoint(names)
 
 
 class FileStore:
@@ -158,8 +193,7 @@ class Pipeline:
         self.facts = facts
         self.mode = mode
         self.gather = gather  # collect cross-file facts only
-        self.rules = suite.rules
-        self.prefilter = Prefilter(self.rules, config)
+        self.prefilter = Prefilter(suite.rules, config)
 
     def process(self, task: FileTask, store: FileStore | None = None) -> FileResult:
         """Run the whole pipeline on one file. Never raises.
@@ -181,13 +215,15 @@ class Pipeline:
     ) -> FileResult | None:
         """A later gather round for a file loaded earlier; None where it cannot learn more.
 
-        Only a parsed file that mentions a function whose facts changed can record anything
-        new; files the prefilter or the parser stopped carry the facts of their bytes alone.
+        Only a parsed file whose code spells a name whose facts changed can record anything
+        new (:func:`~unsentinel.core.gather.spelled_names`: a comment or a sentence is no
+        question to the facts); files the prefilter or the parser stopped carry the facts of
+        their bytes alone.
         """
         loaded = store.entries.get(task.path)
         if loaded is None:
             return self._regather_unread(task, store, names)
-        if not isinstance(loaded, Loaded) or not _mentions(loaded.data, names):
+        if not isinstance(loaded, Loaded) or not loaded.mentions(names):
             return None
         return self.process(task, store)
 
@@ -203,7 +239,7 @@ class Pipeline:
                 return None
             data = read
         store.seeded[task.path] = data
-        if not _mentions(data, names):
+        if spelled_names(data).isdisjoint(names):
             return None
         return self.process(task, store)
 
@@ -222,8 +258,9 @@ class Pipeline:
             self.facts,
             path=task.display,
             module_name=task.module_name,
-            rules=self.rules,
+            rules=self.suite.rule_classes,
             text=entry.text.removeprefix("\ufeff"),
+            memo=entry.memo,
         )
         return self._result(task, entry.data, entry.text, context, entry.source_facts)
 
@@ -250,11 +287,15 @@ class Pipeline:
             # Python's own parser shows no code any rule could act on (the words were in
             # comments, docstrings or module names): LibCST is never asked.
             return FileResult(task.display, Status.PREFILTERED, facts=source_facts)
+        import libcst as cst
+
         try:
             module = cst.parse_module(data)
         except cst.ParserSyntaxError as exc:
             return _failed(task, syntax_error(data, exc))
-        return Loaded(data, text, module, source_facts)
+        from unsentinel.core.rule import TreeMemo
+
+        return Loaded(data, text, module, source_facts, TreeMemo())
 
     def _result(
         self,
@@ -264,6 +305,8 @@ class Pipeline:
         context: RuleContext,
         source_facts: tuple[object, ...],
     ) -> FileResult:
+        from unsentinel.core.target import TargetVersionError, fit_to_target
+
         if self.gather:  # the gather pass wants facts only; positions are costly
             facts = facts_of_context(self.suite, context, source_facts)
             return FileResult(task.display, Status.PARSED, facts=facts)
@@ -308,7 +351,7 @@ class Pipeline:
             self.facts,
             path=task.display,
             module_name=task.module_name,
-            rules=self.rules,
+            rules=self.suite.rule_classes,
         )
         if not (again.edits or again.imports or again.removed_imports):
             return
@@ -359,11 +402,6 @@ def _generated(task: FileTask, data: bytes, config: Config) -> bytes | FileResul
     return data
 
 
-def _mentions(data: bytes, names: frozenset[str]) -> bool:
-    """Does the file name any of ``names``? Only then can another round teach it more."""
-    return any(name.encode() in data for name in names)
-
-
 def _failed(task: FileTask, reason: str) -> FileResult:
     return FileResult(task.display, Status.FAILED, error=reason)
 
@@ -372,17 +410,9 @@ def _site_order(site: Site) -> tuple[int, int, str]:
     return (site.position.line, site.position.column, site.rule)
 
 
-class _EditApplier(cst.CSTTransformer):
-    def __init__(self, edits: dict[cst.CSTNode, Any]) -> None:
-        super().__init__()
-        self._edits = edits
-
-    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
-        builder = self._edits.get(original_node)
-        return updated_node if builder is None else builder(updated_node)
-
-
 def _fix_imports(module: cst.Module, context: RuleContext, suite: Suite) -> cst.Module:
+    from unsentinel.core.imports import fix_imports
+
     root = context.config.root
 
     generated = {

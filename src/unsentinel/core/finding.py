@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
-
-import libcst as cst
+from typing import TYPE_CHECKING, Any
 
 from unsentinel.core.model import Action, Inferred, Kind
 
-Builder = Callable[[cst.CSTNode], "cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel[Any]"]
+if TYPE_CHECKING:
+    import libcst as cst  # names only: the runner reads findings without loading LibCST
+
+Builder = Callable[["cst.CSTNode"], "cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel[Any]"]
 """Builds a node's replacement from the updated node (an edit scheduled by a rule)."""
 
 

@@ -7,6 +7,8 @@ folds the parts together.
 
 from __future__ import annotations
 
+import ast
+import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -50,6 +52,41 @@ def merge_facts(suite: Suite, config: Config, per_file: Iterable[tuple[Any, ...]
 
 def merge_results(suite: Suite, config: Config, results: Iterable[FileResult]) -> FactBook:
     return merge_facts(suite, config, (r.facts for r in results if r.facts))
+
+
+def spelled_names(data: bytes) -> frozenset[str]:
+    """Every name a module's code spells, and the value of every string literal in it.
+
+    A later gather round re-analyses a file only if it spells a name whose facts changed:
+    the rules look facts up by names read off the code (a callee's last name, a parameter,
+    an attribute, a variable) or by a string key (``d["warnings"]``), so a file that spells
+    none of them asks the same questions and gets the same answers. Comments, docstrings
+    and sentences in strings are not names, unlike in a test of the raw bytes (``run`` in
+    "rerun", ``get`` in a comment). A file Python cannot parse gives every word in it, and
+    so does a file with non-ASCII bytes too (``ast`` normalises identifiers, LibCST does not).
+    """
+    words = _words(data) if not data.isascii() else frozenset()
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return _words(data)
+    found: set[str] = set(words)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, bool)):
+            found.add(repr(node.value))  # LibCST reads ``None``, ``True``, ``False`` as names
+        for _field, value in ast.iter_fields(node):
+            for item in value if isinstance(value, list) else (value,):
+                if isinstance(item, str):
+                    found.add(item)
+                    found.update(item.split("."))  # ``import a.b``, ``from a.b import c``
+    return frozenset(found)
+
+
+def _words(data: bytes) -> frozenset[str]:
+    return frozenset(_WORD.findall(data.decode("utf-8", "replace")))
+
+
+_WORD = re.compile(r"\w+")
 
 
 def changed_functions(old: FactBook, new: FactBook) -> set[str]:

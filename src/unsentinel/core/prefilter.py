@@ -1,23 +1,93 @@
 """The byte-level prefilter: decide, without parsing, whether a file can matter at all.
 
-Each enabled rule names the byte patterns it needs (``Rule.patterns``, by default its
+Each enabled rule names the byte patterns it needs (``patterns``, by default its
 ``needles``); a file that matches none of them is never handed to LibCST. This is what keeps
 ``check`` fast on large trees: most modules of a real repository mention neither a sentinel
 nor a warnings list.
+
+The prefilter reads rules through :class:`Detects` only. A feature describes each of its
+rules by a :class:`Detector` in a module that imports no LibCST (``warnings/detect.py``,
+``errors/detect.py``, ``review/detect.py``), so that a run whose files all stop here never
+imports LibCST or a rule module: the rule class is imported when a file reaches LibCST.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 from unsentinel.core.config import Config
-from unsentinel.core.rule import Rule
+
+if TYPE_CHECKING:
+    from unsentinel.core.rule import Rule
+
+Needles = Callable[[Config], "tuple[bytes, ...]"]
+Refine = Callable[[bytes, ast.Module, Config], bool]
+
+
+class Detects(Protocol):
+    """What the prefilter asks of a rule: a :class:`Detector`, or a rule class itself (its
+    classmethods of the same names; tests declare small rules that way)."""
+
+    @property
+    def code(self) -> str: ...
+
+    def needles(self, config: Config) -> tuple[bytes, ...]: ...
+
+    def patterns(self, config: Config) -> tuple[bytes, ...]: ...
+
+    def refine(self, data: bytes, tree: ast.Module, config: Config) -> bool: ...
+
+    def load(self) -> type[Rule]: ...
+
+
+@dataclass(frozen=True)
+class Detector:
+    """One rule as the prefilter sees it, without LibCST: its code and name, the words a
+    file must contain, the patterns that narrow them, and a second look on Python's ``ast``.
+
+    ``rule`` names the rule class (``"package.module:Class"``); it is imported only by
+    :meth:`load`, when a file reaches LibCST or a command needs the class (docs, listings).
+    The class points back (``Rule.detector``), so code, name and needles are written once.
+    """
+
+    code: str
+    name: str
+    rule: str
+    needles_of: Needles
+    patterns_of: Needles | None = None  # None: the needles, as literal text
+    refine_with: Refine | None = None  # None: a pattern match is enough
+
+    def needles(self, config: Config) -> tuple[bytes, ...]:
+        """Byte strings of which one must occur in a file (in any case) for the rule to act;
+        every match of a pattern contains one of them."""
+        return self.needles_of(config)
+
+    def patterns(self, config: Config) -> tuple[bytes, ...]:
+        """Regular expressions (bytes): a common needle (``warnings``) narrowed to the uses
+        the rule cares about, so that ``import warnings`` alone does not cost a parse."""
+        if self.patterns_of is not None:
+            return self.patterns_of(config)
+        return tuple(re.escape(needle) for needle in self.needles(config))
+
+    def refine(self, data: bytes, tree: ast.Module, config: Config) -> bool:
+        """Second look, on Python's own parse: could the rule act here? Never says no where
+        the rule would report or rewrite something."""
+        return self.refine_with is None or self.refine_with(data, tree, config)
+
+    def load(self) -> type[Rule]:
+        """The rule class, imported now (its module imports LibCST)."""
+        module, _, name = self.rule.partition(":")
+        rule: type[Rule] = getattr(importlib.import_module(module), name)
+        return rule
 
 
 class Prefilter:
-    def __init__(self, rules: Iterable[type[Rule]], config: Config) -> None:
+    def __init__(self, rules: Iterable[Detects], config: Config) -> None:
         self._config = config
         self._rules = [(rule, _compiled(rule.patterns(config))) for rule in rules]
         self._pattern = _compiled(p for rule, _ in self._rules for p in rule.patterns(config))

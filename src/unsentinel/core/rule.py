@@ -14,7 +14,7 @@ import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import libcst as cst
 from libcst.metadata import (
@@ -37,6 +37,9 @@ from unsentinel.core.finding import Builder, Finding
 from unsentinel.core.imports import ImportRequest
 from unsentinel.core.model import Action, Inferred, Kind, Position, Site
 from unsentinel.core.tree import parent_map
+
+if TYPE_CHECKING:
+    from unsentinel.core.prefilter import Detector
 
 T = TypeVar("T")
 
@@ -65,6 +68,30 @@ class Example:
         return None if self.after is None else textwrap.dedent(self.after).lstrip("\n")
 
 
+class TreeMemo:
+    """What one parsed module's contexts share: its parent map and its positions.
+
+    A file is analysed by every gather round and by the final pass, each time over the same
+    (never mutated) module; resolving LibCST's positions costs about as much as parsing,
+    so they are resolved once per module, on first use, and every later context reuses
+    them. The keys are the module's own nodes: valid for any wrapper built without a copy.
+    """
+
+    def __init__(self) -> None:
+        self._parents: Mapping[cst.CSTNode, cst.CSTNode] | None = None
+        self._positions: Mapping[cst.CSTNode, CodeRange] | None = None
+
+    def parents(self, module: cst.Module) -> Mapping[cst.CSTNode, cst.CSTNode]:
+        if self._parents is None:
+            self._parents = parent_map(module)
+        return self._parents
+
+    def positions(self, wrapper: cst.MetadataWrapper) -> Mapping[cst.CSTNode, CodeRange]:
+        if self._positions is None:
+            self._positions = wrapper.resolve(PositionProvider)
+        return self._positions
+
+
 class RuleContext:
     """Per-file state shared by all rules: the tree, its metadata, and the edit queue."""
 
@@ -76,6 +103,7 @@ class RuleContext:
         path: str,
         module_name: str = "",
         text: str | None = None,
+        memo: TreeMemo | None = None,
     ) -> None:
         self.wrapper = wrapper
         self.module = wrapper.module
@@ -91,12 +119,13 @@ class RuleContext:
         self._shared: dict[type[Any], Any] = {}
         self.noqa_used: set[tuple[int, str]] = set()  # (line, code) a noqa comment silenced
         self._after_suppressions: list[Callable[[], None]] = []
-        self.parents: Mapping[cst.CSTNode, cst.CSTNode] = parent_map(wrapper.module)
+        self._memo = memo if memo is not None else TreeMemo()
+        self.parents: Mapping[cst.CSTNode, cst.CSTNode] = self._memo.parents(wrapper.module)
 
-    @cached_property
+    @property
     def _positions(self) -> Mapping[cst.CSTNode, CodeRange]:
         # Positions are the costliest metadata; files that report nothing never need them.
-        return self.wrapper.resolve(PositionProvider)
+        return self._memo.positions(self.wrapper)
 
     @cached_property
     def is_test_file(self) -> bool:
@@ -353,34 +382,35 @@ class Rule(cst.BatchableCSTVisitor):
         self.context = context
         self.config = context.config
 
+    # The rule's LibCST-free description (code, name, needles, patterns, refine), declared in
+    # its feature's ``detect`` module so that the prefilter never imports this class.
+    detector: ClassVar[Detector | None] = None
+
+    @classmethod
+    def load(cls) -> type[Rule]:
+        """A rule class is its own registry entry (see ``Detector.load``)."""
+        return cls
+
     @classmethod
     def needles(cls, config: Config) -> tuple[bytes, ...]:
-        """Byte strings of which at least one must occur in a file for this rule to matter.
-
-        The prefilter uses these to keep files away from the LibCST parser entirely. They
-        are compared ignoring case, before the ``patterns``: every match of a pattern must
-        contain one of the rule's needles (in any case).
-        """
-        raise NotImplementedError
+        """Byte strings of which at least one must occur in a file for this rule to matter:
+        the detector's (see :class:`~unsentinel.core.prefilter.Detector`); a rule without
+        one (a test's) overrides this."""
+        if cls.detector is None:
+            raise NotImplementedError
+        return cls.detector.needles(config)
 
     @classmethod
     def patterns(cls, config: Config) -> tuple[bytes, ...]:
-        """Regular expressions (bytes) for the prefilter; by default the needles, escaped.
-
-        A rule whose needle is a common word (``warnings``) narrows it to the uses it
-        cares about, so that ``import warnings`` alone does not cost a parse.
-        """
+        """Regular expressions (bytes) for the prefilter; by default the needles, escaped."""
+        if cls.detector is not None:
+            return cls.detector.patterns(config)
         return tuple(re.escape(needle) for needle in cls.needles(config))
 
     @classmethod
     def refine(cls, data: bytes, tree: ast.Module, config: Config) -> bool:
-        """Second look, after the byte patterns matched: could the rule act on this code?
-
-        ``tree`` is the file parsed by Python's ``ast`` (fast, no LibCST). A file for which
-        every matching rule says no is never parsed by LibCST. Must never say no where the
-        rule would report or rewrite something; by default it says yes.
-        """
-        return True
+        """Second look on Python's ``ast``: could the rule act on this code? Yes by default."""
+        return cls.detector is None or cls.detector.refine(data, tree, config)
 
     def finish(self) -> None:
         """Called once after the visit, for rules that decide on whole-file evidence."""

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from unsentinel.core.config import Config, Section
     from unsentinel.core.facts import FactBook
     from unsentinel.core.model import FileResult
+    from unsentinel.core.prefilter import Detects
     from unsentinel.core.rule import Rule
 
 Emitter = Callable[["Sequence[FileResult]", "FactBook", "Config"], "list[FileResult]"]
@@ -23,7 +25,16 @@ Emitter = Callable[["Sequence[FileResult]", "FactBook", "Config"], "list[FileRes
 
 @dataclass(frozen=True)
 class Suite:
-    rules: tuple[type[Rule], ...] = ()
+    """``rules`` are what the prefilter reads (each a LibCST-free
+    :class:`~unsentinel.core.prefilter.Detector`, or a rule class); ``rule_classes`` imports
+    the rule modules, on first use: a run whose files all stop at the prefilter never does."""
+
+    rules: tuple[Detects, ...] = ()
     facts: tuple[type[Any], ...] = ()  # each a :class:`~unsentinel.core.facts.Facts` class
     emitters: tuple[Emitter, ...] = ()
     sections: tuple[Section, ...] = ()  # each feature's settings, and the modules it generates
+
+    @cached_property
+    def rule_classes(self) -> tuple[type[Rule], ...]:
+        """The rules' classes, in order, for a file that reaches LibCST."""
+        return tuple(rule.load() for rule in self.rules)

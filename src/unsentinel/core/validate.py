@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import ast
 import sys
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst  # imported where a rewrite is validated: the engine loads it lazily
 
 
 class RewriteError(Exception):
@@ -62,6 +64,8 @@ def validate_rewrite(
     interpreter knows it, and only where the original passes the same test: a file is
     never refused because the running Python is older than the project.
     """
+    import libcst as cst
+
     try:
         reparsed = cst.parse_module(new_code)
     except cst.ParserSyntaxError as exc:

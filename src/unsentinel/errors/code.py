@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from unsentinel.core.model import Inferred
 
@@ -52,33 +53,89 @@ REGISTRY = frozenset((*MVP_CODES, *PHASE1_CODES, "CONFLICT_ALREADY_EXISTS"))
 
 DEFAULT_CODE = "INTERNAL_ERROR"
 
-# Message keywords, most specific first: the first pattern that matches decides.
-_MESSAGE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (code, re.compile(pattern, re.IGNORECASE))
-    for code, pattern in (
-        ("NOT_FOUND_OPERATION", r"\bunknown (tool|operation|method|command|action)\b"),
+# Message keywords, most specific first: the first pattern that matches decides. The third
+# field says how sure the wording makes us: a *weak* phrase ("not supported" may be the
+# client's input or the server's platform) gives its code at low confidence.
+_MESSAGE_PATTERNS: tuple[tuple[str, re.Pattern[str], bool], ...] = tuple(
+    (code, re.compile(pattern, re.IGNORECASE), strong)
+    for code, pattern, strong in (
+        # The registry's own wording ("Unknown operation: 'x'"); "unsupported operation"
+        # and "invalid operation" read as a rejected value, like any other.
+        ("NOT_FOUND_OPERATION", r"\bunknown (tool|operation|method|command|action)\b", True),
         (
             "VALIDATION_UNKNOWN_PARAM",
             r"\b(unknown|unexpected|unrecogni[sz]ed) (query )?(param|parameter|argument|field|"
             r"option|key)s?\b",
+            True,
         ),
-        ("VALIDATION_INVALID_ENCODING", r"\b(encoding|utf-?8|decod(e|ing))\b"),
-        ("VALIDATION_PAYLOAD_TOO_LARGE", r"\b(too (large|big|long)|payload too|exceeds)\b"),
-        ("RATE_LIMIT_EXCEEDED", r"\b(rate.?limit|too many requests|throttl)"),
-        ("CONFLICT_ALREADY_EXISTS", r"\b(already exists?|duplicate)\b"),
+        ("VALIDATION_INVALID_ENCODING", r"\b(encoding|utf-?8|decod(e|ing))\b", True),
+        ("VALIDATION_PAYLOAD_TOO_LARGE", r"\b(too (large|big|long)|payload too|exceeds)\b", True),
+        ("RATE_LIMIT_EXCEEDED", r"\b(rate.?limit|too many requests|throttl)", True),
+        # "Too many trace IDs (7). Maximum 5 per call.": the request is over a size limit.
+        ("VALIDATION_PAYLOAD_TOO_LARGE", r"\btoo many\b", True),
+        ("CONFLICT_ALREADY_EXISTS", r"\b(already exists?|duplicate)\b", True),
         (
             "PERMISSION_DENIED",
             r"\b(permission|forbidden|unauthori[sz]ed|access denied|not allowed|api key|"
-            r"do not have access|only the [\w\s]+ can|read-only)\b",
+            r"do not have access|only the [\w\s]+ can|read-only|credentials?)\b",
+            True,
         ),
-        ("NOT_FOUND_RESOURCE", r"\b(not found|does not exist|doesn't exist|no such)\b"),
-        ("VALIDATION_MISSING_PARAM", r"\b(missing|(is|are) required|required)\b"),
+        # "No table found", "No matching templates were found", "could not find the file".
+        (
+            "NOT_FOUND_RESOURCE",
+            r"\b(not found|does not exist|doesn't exist|no such|"
+            r"(could not|couldn't|cannot|can't|unable to) (find|locate)|"
+            r"(could|can) ?not be (found|located)|"
+            r"no\s+(\S+\s+){1,5}?(was\s+|were\s+)?found)\b",
+            True,
+        ),
+        # Two inputs that exclude each other: the request is invalid as a whole.
         (
             "VALIDATION_INVALID_TYPE",
-            r"\b(invalid|must be|must not|expected|malformed|bad|may only)\b",
+            r"\b((cannot|can't|can not|may not|must not) (\w+ )?both|mutually exclusive|"
+            r"(only|exactly) one of)\b",
+            True,
+        ),
+        (
+            "VALIDATION_MISSING_PARAM",
+            r"\b(missing|(is|are) required|required|"
+            r"(not\s+|no\s+(\S+\s+){1,3}?(was\s+|were\s+)?)(provided|given|specified|supplied))\b",
+            True,
+        ),
+        (
+            "VALIDATION_INVALID_TYPE",
+            r"\b(invalid|must (be|not|have|match|contain|include)|expected|malformed|bad|"
+            r"may only|unsupported|"
+            r"validation (failed|error)s?|failed validation|out of (range|bounds)|"
+            r"(cannot|can't|can not) be (empty|blank|null|none|negative|zero|longer|shorter|"
+            r"more|less|greater|larger|smaller))\b",
+            True,
+        ),
+        ("VALIDATION_INVALID_TYPE", r"\bnot supported\b", False),
+        # "Unknown metric 'x'. Use: a, b": a value outside the allowed ones, most likely.
+        (
+            "VALIDATION_INVALID_TYPE",
+            r"\bunknown (?!(error|exception|failure|issue|problem|reason|cause)s?\b)[a-z]\w*",
+            False,
         ),
     )
 )
+
+# A message that is one identifier (``template_required``, ``TEMPLATE_TOO_LARGE``,
+# ``errors.not-found``, ``validationFailed``) is a message id: its words are read apart.
+_MESSAGE_ID = re.compile(
+    r"^([A-Za-z][A-Za-z0-9]*([_.\-][A-Za-z0-9]+)+|[a-z][a-z0-9]*([A-Z][a-z0-9]+)+)$"
+)
+_ID_BREAKS = re.compile(r"[_.\-]+|(?<=[a-z0-9])(?=[A-Z])")
+
+
+@dataclass(frozen=True)
+class MessageCode:
+    """The code a message's wording asks for, and whether the wording is a strong signal."""
+
+    code: str
+    strong: bool
+
 
 _BINARY_HINT = re.compile(
     r"\b(executable|binary|not installed|command not found|program)\b", re.IGNORECASE
@@ -124,6 +181,10 @@ _EXCEPTION_CODES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
     )
 )
 
+# A declared error type that names an exception class (``ThrottlingException``).
+_EXCEPTION_CLASS = re.compile(r"^([A-Za-z_][\w]*\.)*[A-Z]\w*(Exception|Error)$")
+_BROAD = frozenset({"Exception", "BaseException"})
+
 _VALIDATION = tuple(c for c in MVP_CODES if c.startswith("VALIDATION_"))
 
 
@@ -135,6 +196,7 @@ def infer_error_code(
     external_binary: bool = False,
     translated: bool = False,
     custom: Mapping[str, Sequence[str]] | None = None,
+    declared: str | None = None,
 ) -> Inferred:
     """The registry code for one error site, with confidence and the evidence used.
 
@@ -142,22 +204,36 @@ def infer_error_code(
     ``message`` is the literal text or template (placeholders as ``{}``); ``translated``
     says it is a ``_()`` msgid; ``external_binary`` that the ``try`` body runs a subprocess.
     ``custom`` holds the repository's own codes (``error-codes``: code -> message keywords);
-    a keyword found in the message decides before any other evidence.
+    a keyword found in the message decides before any other evidence. ``declared`` is the
+    literal the dict itself gives as its error type (``"error_type": "ThrottlingException"``
+    or ``"access_denied"``): an exception class name counts as the handled exception (in
+    place of a broad ``except Exception``), other words as a message read after the real one.
     """
     configured = code_from_custom(message, custom or {})
     if configured is not None:
         return configured
     if status is not None:
         return code_from_status(status, message)
+    exceptions = _with_declared(exceptions, declared)
     if exceptions:
         inferred = code_from_exceptions(exceptions, message, external_binary=external_binary)
         if inferred is not None:
             return inferred
     if message:
-        from_text = code_from_message(message)
+        from_text = read_message_code(message)
         if from_text is not None:
             source = "msgid of the translated message" if translated else "message"
-            return Inferred.high(from_text, f"{source} {_quote(message)} reads as {from_text}")
+            reason = f"{source} {_quote(message)} reads as {from_text.code}"
+            if from_text.strong:
+                return Inferred.high(from_text.code, reason)
+            return Inferred.low(from_text.code, f"{reason} (a weak signal)")
+    if declared and not _EXCEPTION_CLASS.match(declared):
+        from_type = read_message_code(declared)
+        if from_type is not None:
+            reason = f"declared error type {_quote(declared)} reads as {from_type.code}"
+            if from_type.strong:
+                return Inferred.high(from_type.code, reason)
+            return Inferred.low(from_type.code, f"{reason} (a weak signal)")
     return Inferred.low(DEFAULT_CODE, "no status, exception or recognisable message")
 
 
@@ -224,10 +300,37 @@ def code_from_custom(message: str | None, custom: Mapping[str, Sequence[str]]) -
 
 def code_from_message(message: str) -> str | None:
     """The code a message's wording asks for, or None (non-English text, bare ``str(e)``)."""
-    for code, pattern in _MESSAGE_PATTERNS:
-        if pattern.search(message):
-            return code
+    found = read_message_code(message)
+    return found.code if found is not None else None
+
+
+def read_message_code(message: str) -> MessageCode | None:
+    """The code a message's wording asks for, with its strength; a message id's words split.
+
+    ``\\b`` does not separate ``template_required``, so an identifier-shaped message is
+    read as the words it is made of ("template required").
+    """
+    text = message_words(message)
+    for code, pattern, strong in _MESSAGE_PATTERNS:
+        if pattern.search(text):
+            return MessageCode(code, strong)
     return None
+
+
+def message_words(message: str) -> str:
+    """The message as words: a message id (``template_too_large``) split, other text as is."""
+    stripped = message.strip()
+    if not _MESSAGE_ID.match(stripped):
+        return message
+    return " ".join(part for part in _ID_BREAKS.split(stripped) if part).lower()
+
+
+def _with_declared(exceptions: Sequence[str], declared: str | None) -> Sequence[str]:
+    """The handled exceptions with a declared exception class; it replaces a broad one."""
+    if not declared or not _EXCEPTION_CLASS.match(declared):
+        return exceptions
+    specific = [name for name in exceptions if name not in _BROAD]
+    return (declared, *specific)
 
 
 def _exception_codes(name: str) -> tuple[str, ...]:

@@ -21,6 +21,7 @@ import libcst.matchers as m
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.syntax import NodeIndex, string_key
 from unsentinel.errors import build
+from unsentinel.errors.readers import SERIALISERS
 from unsentinel.errors.shapes import (
     DETAIL_CONTAINERS,
     DISCRIMINATORS,
@@ -84,27 +85,30 @@ class ConsumerFinder:
         self.held = held
         self.ours = ours
 
-    def scan_function(self, function: cst.FunctionDef) -> None:
+    def scan_function(self, function: cst.FunctionDef) -> frozenset[str]:
+        """Rewrite the test's reads; the variables whose reads it follows (on evidence)."""
         if not function.name.value.startswith("test"):
-            return
+            return frozenset()
         state = _Function()
         index = self.nodes  # no re-walk: nodes by type and owning function
         for node in index.within(cst.Assign, function):
-            if isinstance(node.value, cst.Call):
+            if isinstance(_unawaited(node.value), cst.Call):
                 self._bind(state, node, len(state.group_of))
         for read in index.within(cst.Subscript, function):
             self._read(state, read)
         for comparison in index.within(cst.Comparison, function):
             self._status_check(state, comparison)
             self._literal_compare(state, comparison)
-        self._rewrite(state)
+        return self._rewrite(state)
 
     # -- collecting ---------------------------------------------------------------------
     def _bind(self, state: _Function, node: cst.Assign, group: int) -> None:
-        call = node.value
+        call = _unawaited(node.value)
         assert isinstance(call, cst.Call)
         state.callee_of[group] = call_name(call) or ""
-        if isinstance(call.func, cst.Attribute) and not call.args:
+        if state.callee_of[group] in SERIALISERS:
+            pass  # dumped = model.model_dump(): the model's fields, whoever built the model
+        elif isinstance(call.func, cst.Attribute) and not call.args:
             # body = resp.get_json(): the body comes from the call that bound ``resp``
             source = self._root(state, call.func.value)
             if source is not None:
@@ -198,11 +202,12 @@ class ConsumerFinder:
                 return "string"
         return "other"
 
-    def _rewrite(self, state: _Function) -> None:
+    def _rewrite(self, state: _Function) -> frozenset[str]:
         by_accessor: dict[str, list[_Read]] = {}
         for read in state.reads:
             by_accessor.setdefault(read.accessor, []).append(read)
         evidenced: set[str] = set()
+        followed: set[str] = set()
         for accessor, reads in by_accessor.items():
             new_shape = any(
                 r.key == "error" and self._context(r.node) == "subscripted" for r in reads
@@ -210,11 +215,13 @@ class ConsumerFinder:
             if new_shape or not self._is_error(state, accessor, reads):
                 continue
             evidenced.add(accessor)
+            followed.add(self._root(state, reads[0].node.value) or "")
             if self._follows_producer(state, reads[0].node.value, [r.node for r in reads]):
                 for read in reads:
                     self._rewrite_read(read)
         for comparison, left, literal in state.literal_compares:
             self._rewrite_compare(state, comparison, left, literal, evidenced)
+        return frozenset(followed)
 
     def _follows_producer(
         self, state: _Function, accessor: cst.BaseExpression, nodes: list[cst.CSTNode]
@@ -223,8 +230,14 @@ class ConsumerFinder:
         name = self._root(state, accessor)
         group, _index = state.group_of.get(name or "", (None, None))
         callee = state.callee_of.get(group, "") if group is not None else ""
-        if callee in self.producers or callee not in self.held | self.ours:
+        if callee in SERIALISERS:
+            return False  # a model's own fields, not an error dict's
+        if callee in self.producers:
             return True
+        if callee not in self.held | self.ours:
+            # an HTTP client or ``json.loads``: judged on the test's evidence, but only where
+            # the run migrates some producer; with none, nothing changed for it to follow
+            return bool(self.producers)
         if callee in self.held:
             action = Action.SKIP
             why = f"{callee}() also returns an error-looking dict that is not migrated"
@@ -299,6 +312,11 @@ class ConsumerFinder:
             kind=Kind.CONSUMER,
             action=Action.REWRITE,
         )
+
+
+def _unawaited(value: cst.BaseExpression) -> cst.BaseExpression:
+    """``await f(...)`` -> ``f(...)``: an awaited call binds its response just the same."""
+    return value.expression if isinstance(value, cst.Await) else value
 
 
 def _call_root(left: cst.BaseExpression) -> cst.BaseExpression:

@@ -9,7 +9,7 @@ of those keeps the old shape (reported as skip), because one of its producers do
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -25,6 +25,9 @@ class ErrorNotes:
     context: RuleContext
     error_functions: set[str] = field(default_factory=set)
     held_functions: set[str] = field(default_factory=set)
+    moved_keys: set[tuple[str, str]] = field(default_factory=set)
+    extra_reads: set[tuple[str, str]] = field(default_factory=set)
+    failure_reads: set[tuple[str, str]] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,18 @@ class ErrorFacts:
     # every function the repository defines: a reader fed by one that returns no migrated
     # error dict keeps its keys (the producer is ours and was left alone)
     defined_functions: frozenset[str] = frozenset()
+    # (function, key): an extra key its migrated error dicts move into error.details
+    moved_keys: frozenset[tuple[str, str]] = frozenset()
+    # (callee, key): a reader checks the callee's result for failure and reads this key,
+    # and no reader rewrite follows it there (errors/readers.py)
+    extra_reads: frozenset[tuple[str, str]] = frozenset()
+    # settled: moved keys that are read that way; their functions are held
+    blocked: frozenset[tuple[str, str]] = frozenset()
+    # (reader, callee): the reader checks the callee's result for failure (errors/readers.py)
+    failure_reads: frozenset[tuple[str, str]] = frozenset()
+    # settled: callees read that way by a held function (or by one of these), held in turn:
+    # the held reader passes their error on in the old shape
+    held_callees: frozenset[str] = frozenset()
 
     @classmethod
     def from_source(cls, data: bytes) -> ErrorFacts | None:
@@ -45,17 +60,43 @@ class ErrorFacts:
     @classmethod
     def from_context(cls, context: ReadFile) -> ErrorFacts:
         notes = context.shared(ErrorNotes)
-        return cls(frozenset(notes.error_functions), frozenset(notes.held_functions))
+        return cls(
+            frozenset(notes.error_functions),
+            frozenset(notes.held_functions),
+            moved_keys=frozenset(notes.moved_keys),
+            extra_reads=frozenset(notes.extra_reads),
+            failure_reads=frozenset(notes.failure_reads),
+        )
 
     def merge(self, other: ErrorFacts) -> ErrorFacts:
         return ErrorFacts(
             self.error_functions | other.error_functions,
             self.held_functions | other.held_functions,
             self.defined_functions | other.defined_functions,
+            self.moved_keys | other.moved_keys,
+            self.extra_reads | other.extra_reads,
+            self.blocked | other.blocked,
+            self.failure_reads | other.failure_reads,
+            self.held_callees | other.held_callees,
         )
 
     def settle(self, config: Config) -> ErrorFacts:
-        return self
+        """A function whose moved key a reader reads where no rewrite follows is held.
+
+        So is a callee whose result a held function checks for failure, and, in turn, a
+        callee read that way by one of those.
+        """
+        blocked = self.moved_keys & self.extra_reads
+        held = self.held_functions | {function for function, _key in blocked}
+        callees: set[str] = set()
+        frontier = set(held)
+        while frontier:
+            found = {c for r, c in self.failure_reads if r in frontier} - held - callees
+            callees |= found
+            frontier = found
+        return replace(
+            self, held_functions=held | callees, blocked=blocked, held_callees=frozenset(callees)
+        )
 
     def changed_functions(self, previous: ErrorFacts) -> set[str]:
         return set()  # callers learn nothing new from another round

@@ -20,6 +20,7 @@ from unsentinel.core.syntax import NodeIndex
 from unsentinel.errors.clients import ClientFinder
 from unsentinel.errors.consumers import ConsumerFinder
 from unsentinel.errors.facts import ErrorFacts, ErrorNotes
+from unsentinel.errors.readers import KNOWN_KEYS, extra_reads, failure_reads
 from unsentinel.errors.shapes import enclosing_function
 
 _Deferred = tuple[cst.FunctionDef | None, cst.CSTNode, Callable[[], None]]
@@ -52,14 +53,28 @@ class ErrorGroups:
     def settle_producers(self) -> None:
         """Run the deferred rewrites of functions not held; report the others as skip."""
         held = self.context.shared(ErrorNotes).held_functions
+        gathered = self.context.facts.get(ErrorFacts)
+        blocked, passed_on = gathered.blocked, gathered.held_callees
         for function, node, rewrite in self._deferred:
-            if function is None or function.name.value not in held:
+            name = function.name.value if function is not None else None
+            read = sorted(key for f, key in blocked if f == name)
+            if function is None or name not in held and name not in passed_on and not read:
                 rewrite()
                 continue
             why = (
-                f"{function.name.value}() also returns an error-looking dict that is left "
+                f"{name}() also returns an error-looking dict that is left "
                 "alone; its error dicts and their readers change together or not at all"
             )
+            if name in passed_on and name not in held:
+                why = (
+                    f"a function that keeps its old error shape reads the error of {name}() "
+                    "and passes it on; its error dicts and readers stay together"
+                )
+            elif name not in held:
+                why = (
+                    f"a reader of {name}() reads {', '.join(map(repr, read))}, which would "
+                    "move into error.details; its error dicts and readers stay together"
+                )
             self.context.report(
                 self.rule,
                 node,
@@ -89,6 +104,19 @@ class ErrorGroups:
         ]
         for function in functions:
             if function is not None and function.name.value.startswith("test"):
-                tests.scan_function(function)
-            elif producers or held:
+                followed = tests.scan_function(function)
+                notes.extra_reads |= extra_reads(index, function, followed)
+                continue
+            notes.extra_reads |= extra_reads(index, function)
+            if function is not None:
+                reader = function.name.value
+                notes.failure_reads |= {(reader, c) for c in failure_reads(index, function)}
+            if producers or held:
                 clients.scan(function, producers, held)
+
+    def moves(self, node: cst.CSTNode, keys: tuple[str, ...]) -> None:
+        """The extra keys an error dict of this function moves into ``error.details``."""
+        function = enclosing_function(node, self.context.parent)
+        if function is not None:
+            moved = {(function.name.value, key) for key in keys if key not in KNOWN_KEYS}
+            self.context.shared(ErrorNotes).moved_keys |= moved

@@ -28,6 +28,8 @@ from unsentinel.errors.shapes import (
 )
 
 _SUBPROCESS_HINTS = ("subprocess.", "Popen(", "check_output(", "shutil.which(")
+# Keys under which an error dict names its kind of error, most specific first.
+_TYPE_KEYS = ("error_type", "errorType", "error_code", "errorCode", "type", "kind", "code")
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,7 @@ def error_at(
         external_binary=handler.external_binary,
         translated=text.translated,
         custom=error_settings(context.config).error_codes,
+        declared=declared_type(extras),
     )
     decided = context.decide(node, "code", code)  # an edited plan's code, if any
     code = decided if decided.value is not None else code  # an error always has a code
@@ -113,6 +116,17 @@ def error_at(
     entries += list(extras.items())
     details = build.details_dict(_unique(entries), list(spreads))
     return ErrorAtSite(SiteError(code.value, message, details), code, handler.exceptions)
+
+
+def declared_type(extras: dict[str, cst.BaseExpression]) -> str | None:
+    """The error type the old dict names as a string literal (``"error_type": "..."``)."""
+    for key in _TYPE_KEYS:
+        value = extras.get(key)
+        if isinstance(value, cst.SimpleString):
+            text = value.evaluated_value
+            if isinstance(text, str) and text.strip():
+                return text.strip()
+    return None
 
 
 def _handler(context: RuleContext, node: cst.CSTNode) -> _Handler:

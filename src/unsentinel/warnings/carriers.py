@@ -151,6 +151,7 @@ class FileCarriers:
             return (FieldCarrier(name.value),)  # a model's field: one place with ``x.<name>``
         if function is None:
             return (LocalCarrier(self.context.module_name, "", name.value),)
+        function = self._binding_function(name.value, function)
         params = function.params
         if any(
             p.name.value == name.value
@@ -158,6 +159,25 @@ class FileCarriers:
         ):
             return (ParamCarrier(function.name.value, name.value),)
         return (LocalCarrier(self.context.module_name, function.name.value, name.value),)
+
+    def _binding_function(self, name: str, function: cst.FunctionDef) -> cst.FunctionDef:
+        """The function whose variable ``name`` is: a closure that only reads or appends to
+        a list of its enclosing function (``def _sink(m): captured_warnings.append(m)``)
+        touches that function's list, not one of its own."""
+        current = function
+        while not self._binds(current, name):
+            outer = self.analysis.enclosing_function(current)
+            if outer is None:
+                return function
+            current = outer
+        return current
+
+    def _binds(self, function: cst.FunctionDef, name: str) -> bool:
+        params = function.params
+        every = (*params.posonly_params, *params.params, *params.kwonly_params)
+        if any(p.name.value == name for p in every):
+            return True
+        return name in self.analysis.function(function).assignments
 
     def _loop_iterable(self, name: cst.Name) -> cst.BaseExpression | None:
         function = self.analysis.enclosing_function(name)

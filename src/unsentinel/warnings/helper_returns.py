@@ -119,6 +119,9 @@ class HelperReturns:
         """Slot ``index`` of what the helper returns is a warning where its name flows into a
         warnings list; the name and the slot are one group."""
         for index, element in enumerate(target.elements):
+            if isinstance(element, cst.StarredElement):
+                return  # the names after it are at unknown positions
+            self._link_list_slot(element.value, value, index)
             if isinstance(element.value, cst.Name) and self._flows_into_warnings(
                 element.value.value, function
             ):
@@ -127,6 +130,16 @@ class HelperReturns:
                 if callee is not None:
                     slot = (SlotCarrier(callee, index),)
                     self.carriers.link(self.carriers.of(element.value), slot)
+
+    def _link_list_slot(
+        self, target: cst.BaseExpression, value: cst.BaseExpression, index: int
+    ) -> None:
+        """``errors, warnings = check(...)``: the unpacked warnings list is the list ``check``
+        returns in that slot (linked on the ``return`` side too): one group, so its readers
+        here never change unless its producers there do."""
+        callee = helper_called(value)
+        if callee is not None and self.analysis.is_warning_list(target):
+            self.carriers.link(self.carriers.of(target), (SlotCarrier(callee, index),))
 
     def _flows_into_warnings(self, name: str, function: cst.FunctionDef) -> bool:
         """Is the local ``name`` appended, assigned or annotated into a warnings list?"""

@@ -9,18 +9,14 @@ gather pass's records) is :mod:`~unsentinel.warnings.helper_returns`.
 
 from __future__ import annotations
 
-import ast
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cached_property
 
 import libcst as cst
 
-from unsentinel.core.config import Config
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.syntax import last_name
-from unsentinel.warnings.candidates import uses_warning_list
 from unsentinel.warnings.carriers import FileCarriers
 from unsentinel.warnings.facts import WarningShape
 from unsentinel.warnings.graph import (
@@ -39,7 +35,6 @@ from unsentinel.warnings.helper_returns import (
     is_helper_name,
 )
 from unsentinel.warnings.rewrite import WarningRewriter
-from unsentinel.warnings.rule import warning_list_patterns
 from unsentinel.warnings.settings import warning_settings
 from unsentinel.warnings.strings import is_stringish, text_marker
 
@@ -49,38 +44,6 @@ class WarningProducer(WarningRewriter):
 
     The two rules built on it differ only in ``sentinel_only``: which strings they take.
     """
-
-    @classmethod
-    def needles(cls, config: Config) -> tuple[bytes, ...]:
-        markers = tuple(
-            m.rstrip().encode() for m in warning_settings(config).severity_markers if m.strip()
-        )
-        constants = tuple(c.encode() for c in warning_settings(config).sentinel_constants)
-        lists = tuple(n.encode() for n in warning_settings(config).warning_list_names)
-        return markers + constants + (lists if not cls.sentinel_only else ())
-
-    @classmethod
-    def patterns(cls, config: Config) -> tuple[bytes, ...]:
-        markers = tuple(
-            re.escape(m.rstrip().encode())
-            for m in warning_settings(config).severity_markers
-            if m.strip()
-        )
-        constants = tuple(
-            re.escape(c.encode()) for c in warning_settings(config).sentinel_constants
-        )
-        lists = warning_list_patterns(config) if not cls.sentinel_only else ()
-        return markers + constants + lists
-
-    @classmethod
-    def refine(cls, data: bytes, tree: ast.Module, config: Config) -> bool:
-        """A marker or a sentinel constant in the text, or a warnings list in the code."""
-        words = [m.rstrip() for m in warning_settings(config).severity_markers if m.strip()]
-        if any(
-            word.encode() in data for word in (*words, *warning_settings(config).sentinel_constants)
-        ):
-            return True
-        return not cls.sentinel_only and uses_warning_list(data, tree, config)
 
     _into: tuple[Carrier, ...] = ()  # where the values being followed now end up
 
@@ -176,28 +139,49 @@ class WarningProducer(WarningRewriter):
         hand-written stand-in for a dumped response, whose entries become dicts."""
         key = node.key.evaluated_value if isinstance(node.key, cst.SimpleString) else None
         if isinstance(key, str) and self.analysis.is_warning_list_name(key):
+            if is_text(node.value):
+                return  # ``{"has_warnings": n > 0}``: a flag or a count, not the list
             self._as_dict = self.context.is_test_file
             self._sink((KeyCarrier(key),), node.value)
             self._as_dict = False
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         if isinstance(node.operator, cst.AddAssign) and self.analysis.is_warning_list(node.target):
+            if self._holds_text(node.target, node.value):
+                return
             self._sink(self.carriers.of(node.target), node.value)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         lists = [t.target for t in node.targets if self.analysis.is_warning_list(t.target)]
-        if lists:
+        texts = [t for t in lists if self._holds_text(t, node.value)]
+        if lists and not texts:
             self._sink(tuple(c for t in lists for c in self.carriers.of(t)), node.value)
-        else:
+        elif not lists:
             for target in node.targets:
                 self._record_local(target.target, node.value)
         self.helpers.record_unpacked(node)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None and self._holds_text(node.target, node.value):
+            return
         if node.value is not None and self.analysis.is_warning_list(node.target):
             self._sink(self.carriers.of(node.target), node.value)
         elif node.value is not None:
             self._record_local(node.target, node.value)
+
+    def _holds_text(self, target: cst.BaseExpression, value: cst.BaseExpression) -> bool:
+        """``unicode_warnings = ""`` / ``report_warnings += "..." % name`` / ``_ignored_warnings
+        = True``: a name holding a string, a flag or a count is no list (``+=`` of a string
+        onto a list would add its characters). Nothing is a producer here; the carrier is
+        blocked without a report, so nothing a list migration touches meets a scalar."""
+        if not (self.analysis.is_warning_list(target) and is_text(value)):
+            return False
+        self.carriers.block(
+            value,
+            self.carriers.of(target),
+            "a string, a flag or a count, not a list, is kept under this name",
+        )
+        return True
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         """A parameter is one place whether a caller passes it by position or by name."""
@@ -220,6 +204,7 @@ class WarningProducer(WarningRewriter):
         marked = self.helpers.marked_slots(function)
         self.helpers.record_returning(function, marked)
         if isinstance(node.value, cst.Tuple):
+            self._link_list_slots(name, node.value)
             slots = self.facts.slots_of(name)
             for index in sorted(slots | {m for m in marked if m is not None}):
                 if index < len(node.value.elements):
@@ -233,6 +218,15 @@ class WarningProducer(WarningRewriter):
             with self._flowing_into(into):
                 self.carriers.link(into, self.carriers.of(node.value))
                 self._elements(node.value, single=True)
+
+    def _link_list_slots(self, function: str, value: cst.Tuple) -> None:
+        """``return errors, warnings``: a warnings list returned in a tuple slot is one place
+        with that slot, so the caller's ``errors, warnings = check(...)`` joins its group."""
+        for index, element in enumerate(value.elements):
+            if isinstance(element, cst.StarredElement):
+                return  # the slots after it are at unknown positions
+            if self.analysis.is_warning_list(element.value):
+                self.carriers.link((SlotCarrier(function, index),), self.carriers.of(element.value))
 
     # -- candidates ----------------------------------------------------------------------
     def _elements(self, expr: cst.BaseExpression, *, single: bool = False) -> None:
@@ -278,6 +272,8 @@ class WarningProducer(WarningRewriter):
         function = self.analysis.enclosing_function(name)
         facts = self.analysis.function(function) if function is not None else None
         values = facts.assignments.get(name.value, []) if facts is not None else []
+        if function is not None and any(is_stringish(v) for v in values):
+            self._unless_only_appended(name, function)
         if len(values) > 1 and all(is_stringish(v) or _is_none(v) for v in values):
             for each in values:
                 if is_stringish(each):
@@ -293,6 +289,35 @@ class WarningProducer(WarningRewriter):
         if value is not None:
             self.helpers.record_call(value, WarningShape.ITEM)
         self._unless_known(name)
+
+    def _unless_only_appended(self, name: cst.Name, function: cst.FunctionDef) -> None:
+        """``msg = f"..."``, ``warnings.append(msg)`` and ``ctx.warning(msg)``: the assignment
+        would become a ``Warning`` that the other use still takes as text, so the group
+        stays as it is. Tests of the local (``if msg:``, ``msg is None``) read it either way."""
+        for other in self.analysis.index.within(cst.Name, function):
+            if other is name or other.value != name.value or self._reads_either_way(other):
+                continue
+            self.carriers.block(
+                other, self._into, f"`{name.value}` is also used as text on this line"
+            )
+            return
+
+    def _reads_either_way(self, name: cst.Name) -> bool:
+        """Is this occurrence an assignment, an append into a warnings list, or a test?"""
+        parent = self.context.parent(name)
+        if isinstance(parent, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign)):
+            return getattr(parent, "target", None) is name
+        if isinstance(parent, (cst.If, cst.While, cst.UnaryOperation, cst.BooleanOperation)):
+            return True
+        if isinstance(parent, cst.Comparison):
+            return all(isinstance(c.operator, (cst.Is, cst.IsNot)) for c in parent.comparisons)
+        call = self.context.parent(parent) if isinstance(parent, cst.Arg) else None
+        return (
+            isinstance(call, cst.Call)
+            and isinstance(call.func, cst.Attribute)
+            and call.func.attr.value in (*APPENDERS, "extend")
+            and self.analysis.is_warning_list(call.func.value)
+        )
 
     def _producer(self, expr: cst.BaseExpression) -> None:
         """A string of a blocked group stays a string (reported ``skip``, naming why)."""
@@ -364,6 +389,23 @@ class WarningProducer(WarningRewriter):
 
 
 # -- small helpers --------------------------------------------------------------------
+
+
+def is_text(expr: cst.BaseExpression) -> bool:
+    """A scalar built in place, never a list: a ``str`` (a literal, an f-string, a
+    concatenation, ``"..." % args``, ``"...".format(...)``), a number, ``True`` / ``False``,
+    a comparison or a ``len`` (``has_warnings = count > 0``, ``total_warnings = len(ws)``)."""
+    if is_stringish(expr) or isinstance(expr, (cst.Integer, cst.Float, cst.Comparison)):
+        return True
+    if isinstance(expr, cst.Name):
+        return expr.value in ("True", "False")
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
+        return expr.func.value == "len"
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Modulo):
+        return is_stringish(expr.left)
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+        return expr.func.attr.value == "format" and is_stringish(expr.func.value)
+    return False
 
 
 def _is_none(expr: cst.BaseExpression) -> bool:

@@ -9,15 +9,7 @@ from __future__ import annotations
 import libcst as cst
 
 from unsentinel.core.config import Config
-from unsentinel.warnings.settings import warning_settings
-
-
-def sentinel_markers(config: Config) -> tuple[str, ...]:
-    """Sentinel prefixes and configured markers as they appear in text, without trailing
-    blanks ("STOP: " -> "STOP:")."""
-    return tuple(
-        marker.rstrip() for marker in warning_settings(config).severity_markers if marker.strip()
-    )
+from unsentinel.warnings.detect import sentinel_markers as sentinel_markers
 
 
 def leading_text(node: cst.BaseExpression) -> str | None:

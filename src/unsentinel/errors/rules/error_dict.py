@@ -9,19 +9,17 @@ change together), :mod:`~unsentinel.errors.site_error` (code, message and detail
 
 from __future__ import annotations
 
-import ast
-
 import libcst as cst
 
-from unsentinel.core.config import Config
 from unsentinel.core.model import Action, Inferred, Kind
 from unsentinel.core.rule import Example, Rule, RuleContext
 from unsentinel.core.syntax import string_key
 from unsentinel.errors import build, dict_comments
-from unsentinel.errors.candidates import may_hold_error_dicts
+from unsentinel.errors.detect import ERROR_DICT
 from unsentinel.errors.groups import ErrorGroups
 from unsentinel.errors.lookalikes import reason as lookalike_reason
 from unsentinel.errors.lookalikes import suspicious, unclear_bare
+from unsentinel.errors.mutations import later_change
 from unsentinel.errors.placement import comment_plan, fit
 from unsentinel.errors.shapes import (
     MESSAGE_KEYS,
@@ -91,8 +89,9 @@ class ErrorDict(Rule):
         table.
     """
 
-    code = "UNS501"
-    name = "error-dict"
+    detector = ERROR_DICT
+    code = detector.code
+    name = detector.name
     summary = "Ad-hoc error dict instead of the spec's error envelope"
 
     VALID = (
@@ -301,22 +300,10 @@ class ErrorDict(Rule):
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
-        self._incremental: dict[cst.FunctionDef, set[str]] = {}
+        # function -> local -> the message keys its literal leaves open (``None``)
+        self._incremental: dict[cst.FunctionDef, dict[str, frozenset[str]]] = {}
         self._groups = ErrorGroups(self, context)
         self._target = Target(context)
-
-    @classmethod
-    def needles(cls, config: Config) -> tuple[bytes, ...]:
-        keys = [b'"error":', b"'error':", b'"error"]', b"'error']"]
-        for flag in (b"success", b"ok", b"succeed"):
-            keys += [b'"' + flag + b'": False', b"'" + flag + b"': False"]
-        keys += [b'["message"]', b"['message']", b'["detail"]', b"['detail']"]
-        keys += [b"jsonify(", b"JSONResponse(", b'"status": "error"', b"'status': 'error'"]
-        return tuple(keys)
-
-    @classmethod
-    def refine(cls, data: bytes, tree: ast.Module, config: Config) -> bool:
-        return may_hold_error_dicts(tree)
 
     # -- producers ----------------------------------------------------------------------
     def visit_Dict(self, node: cst.Dict) -> None:
@@ -344,7 +331,25 @@ class ErrorDict(Rule):
         if unclear is not None:
             self._note(node, shape, returned=True, why=unclear)
             return
+        changed = later_change(node, self.context.parent)
+        if changed is not None:
+            self._built_in_steps(node, changed)
+            return
+        self._groups.moves(node, shape.extra_keys)
         self._groups.defer(node, lambda: self._rewrite_dict(node, shape, status))
+
+    def _built_in_steps(self, node: cst.Dict, changed: str) -> None:
+        """A returned error dict changed after it is built: noted, and its function held."""
+        self._groups.hold(node)
+        why = f"the dict is changed after it is built ({changed}); migrate it by hand"
+        self.context.report(
+            self,
+            node,
+            f"Looks like an error dict but is left alone: {why}",
+            kind=Kind.ERROR,
+            action=Action.NOTE,
+            reasons=(why,),
+        )
 
     def _note(
         self, node: cst.Dict, shape: Shape | None, *, returned: bool, why: str | None = None
@@ -382,19 +387,23 @@ class ErrorDict(Rule):
             is_false(values.get(k, cst.Name("x"))) for k in ("success", "ok", "succeed")
         ):
             return
-        if not any(k in values for k in MESSAGE_KEYS):
+        # Only a key left open is filled in later: a dict that already holds its error
+        # (a migrated envelope, too) is not one built in steps.
+        open_keys = frozenset(k for k in MESSAGE_KEYS if k in values and _is_open(values[k]))
+        if not open_keys:
             return
         function = enclosing_function(node, self.context.parent)
         if function is not None:
-            self._incremental.setdefault(function, set()).add(name)
+            self._incremental.setdefault(function, {})[name] = open_keys
 
     def _rewrite_incremental(self, node: cst.Assign, target: cst.Subscript) -> None:
         assert isinstance(target.value, cst.Name)
         function = enclosing_function(node, self.context.parent)
-        if function is None or target.value.value not in self._incremental.get(function, set()):
+        if function is None:
             return
+        open_keys = self._incremental.get(function, {}).get(target.value.value, frozenset())
         key = string_key(target)
-        if key not in MESSAGE_KEYS or not is_stringish(node.value):
+        if key not in open_keys or not is_stringish(node.value):
             return
         self._groups.defer(node, lambda: self._rewrite_assignment(node))
 
@@ -470,6 +479,11 @@ class ErrorDict(Rule):
         """Producers held or rewritten, then readers: the group is decided as a whole."""
         self._groups.settle_producers()
         self._groups.settle_readers()
+
+
+def _is_open(value: cst.BaseExpression) -> bool:
+    """``None``: a message key to be filled in later."""
+    return isinstance(value, cst.Name) and value.value == "None"
 
 
 def _with_value(updated: cst.CSTNode, value: cst.BaseExpression) -> cst.CSTNode:

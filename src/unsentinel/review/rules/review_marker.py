@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import libcst as cst
 
-from unsentinel.core.config import Config
 from unsentinel.core.decisions import MARKER
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.rule import Example, Rule
+from unsentinel.review.detect import REVIEW_MARKER
 
 
 class ReviewMarker(Rule):
@@ -38,8 +38,9 @@ class ReviewMarker(Rule):
         Detection only: only a person can say the value is right.
     """
 
-    code = "UNS901"
-    name = "review-marker"
+    detector = REVIEW_MARKER
+    code = detector.code
+    name = detector.name
     summary = "Review marker left by apply: a low-confidence value to confirm"
 
     VALID = (Example("x = 1  # TODO: unrelated", id="another todo"),)
@@ -49,10 +50,6 @@ class ReviewMarker(Rule):
             id="marker",
         ),
     )
-
-    @classmethod
-    def needles(cls, config: Config) -> tuple[bytes, ...]:
-        return (MARKER.removeprefix("# ").encode(),)
 
     def visit_Comment(self, node: cst.Comment) -> None:
         start = node.value.find(MARKER.removeprefix("# "))

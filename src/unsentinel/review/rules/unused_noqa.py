@@ -6,9 +6,9 @@ import re
 
 import libcst as cst
 
-from unsentinel.core.config import Config
 from unsentinel.core.model import Kind
 from unsentinel.core.rule import Example, Rule, RuleContext
+from unsentinel.review.detect import UNUSED_NOQA
 
 _DIRECTIVE = re.compile(r"#\s*noqa:\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*)", re.I)
 _OURS = re.compile(r"UNS[0-9]+")
@@ -41,8 +41,9 @@ class UnusedNoqa(Rule):
         Detection only: delete the code (or the comment) by hand.
     """
 
-    code = "UNS902"
-    name = "unused-noqa"
+    detector = UNUSED_NOQA
+    code = detector.code
+    name = detector.name
     summary = "`# noqa: UNSxxx` that suppresses nothing"
 
     VALID = (
@@ -58,14 +59,6 @@ class UnusedNoqa(Rule):
         super().__init__(context)
         self._comments: list[cst.Comment] = []
         context.after_suppressions(self._report_unused)
-
-    @classmethod
-    def needles(cls, config: Config) -> tuple[bytes, ...]:
-        return (b"noqa",)
-
-    @classmethod
-    def patterns(cls, config: Config) -> tuple[bytes, ...]:
-        return (rb"[Nn][Oo][Qq][Aa]\s*:[^\n]*UNS",)
 
     def visit_Comment(self, node: cst.Comment) -> None:
         if _DIRECTIVE.search(node.value):

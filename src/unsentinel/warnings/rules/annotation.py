@@ -10,6 +10,7 @@ from unsentinel.core.discovery import module_name
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.rule import Example
 from unsentinel.warnings.carriers import FileCarriers
+from unsentinel.warnings.detect import ANNOTATION
 from unsentinel.warnings.facts import WarningShape as Shape
 from unsentinel.warnings.rule import WarningListRule
 from unsentinel.warnings.settings import warning_settings
@@ -50,8 +51,9 @@ class WarningAnnotation(WarningListRule):
         left alone.
     """
 
-    code = "UNS301"
-    name = "warning-annotation"
+    detector = ANNOTATION
+    code = detector.code
+    name = detector.name
     summary = "list[str] / str | None that carries warnings -> Warning"
 
     VALID = (

@@ -15,6 +15,7 @@ from unsentinel.core.layout import expression_code
 from unsentinel.core.rule import Example
 from unsentinel.core.syntax import last_name
 from unsentinel.warnings.carriers import is_helper_call
+from unsentinel.warnings.detect import CONSUMER
 from unsentinel.warnings.facts import ParamSlot
 from unsentinel.warnings.facts import WarningShape as Shape
 from unsentinel.warnings.read_rewrite import ReadRewriter
@@ -70,8 +71,9 @@ class WarningConsumer(WarningListRule):
         review. Anything else is reported and left as it is.
     """
 
-    code = "UNS201"
-    name = "warning-consumer"
+    detector = CONSUMER
+    code = detector.code
+    name = detector.name
     summary = "Sentinel match or string use of a warning -> severity / message"
 
     VALID = (
@@ -220,10 +222,20 @@ class WarningConsumer(WarningListRule):
             return False
         if not is_stringish(func.value):
             return False
-        shape = self.reads.shape(node.args[0].value)
+        argument = node.args[0].value
+        shape = self.reads.shape(argument)
         if shape not in (Shape.LIST, Shape.DICT_LIST):
             return False
-        items = expression_code(node.args[0].value)
+        if isinstance(argument, (cst.GeneratorExp, cst.ListComp)):
+            # ``"; ".join(w for w in warnings if w.startswith("No"))``: the element becomes
+            # its message; the ``if`` clauses are reads of their own, rewritten by their rules.
+            self.edit.replace(
+                argument.elt,
+                access(expression_code(argument.elt), "message", shape.item),
+                "join of warnings -> messages",
+            )
+            return True
+        items = expression_code(argument)
         message = access("w", "message", shape.item)
         separator = expression_code(func.value)
         self.edit.replace(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from unsentinel.core.rule import Example
+from unsentinel.warnings.detect import PLAIN_PRODUCER
 from unsentinel.warnings.producer_flow import WarningProducer
 
 
@@ -50,8 +51,9 @@ class PlainWarningProducer(WarningProducer):
         for UNS101.
     """
 
-    code = "UNS102"
-    name = "plain-warning-producer"
+    detector = PLAIN_PRODUCER
+    code = detector.code
+    name = detector.name
     summary = "Plain warning string in a warnings list -> Warning(...)"
     sentinel_only = False
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from unsentinel.core.config import Config
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.rule import Example, Rule
+from unsentinel.warnings.detect import SENTINEL_CONSTANT
 from unsentinel.warnings.facts import ConstantReference, WarningFacts
 from unsentinel.warnings.settings import warning_settings
 
@@ -41,8 +41,9 @@ class SentinelConstant(Rule):
         Detection only: UNS002 never edits code.
     """
 
-    code = "UNS002"
-    name = "sentinel-constant"
+    detector = SENTINEL_CONSTANT
+    code = detector.code
+    name = detector.name
     summary = "Reference to a sentinel prefix constant"
 
     VALID = (
@@ -79,10 +80,6 @@ class SentinelConstant(Rule):
             alone='UNS201 rewrites the match into `w.severity == "blocking"`',
         ),
     )
-
-    @classmethod
-    def needles(cls, config: Config) -> tuple[bytes, ...]:
-        return tuple(name.encode() for name in warning_settings(config).sentinel_constants)
 
     def visit_Name(self, node: cst.Name) -> None:
         known = node.value in warning_settings(self.config).sentinel_constants

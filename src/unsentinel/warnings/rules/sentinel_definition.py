@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from unsentinel.core.config import Config
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.rule import Example, Rule
+from unsentinel.warnings.detect import SENTINEL_DEFINITION
 from unsentinel.warnings.facts import WarningFacts
 from unsentinel.warnings.settings import warning_settings
 
@@ -45,8 +45,9 @@ class SentinelDefinition(Rule):
         a constant that the other files still import.
     """
 
-    code = "UNS401"
-    name = "sentinel-definition"
+    detector = SENTINEL_DEFINITION
+    code = detector.code
+    name = detector.name
     summary = "Unused sentinel constant definition -> deleted"
 
     VALID = (Example('ORDER_PREFIX = "ORDER-"', id="a string constant that holds no marker"),)
@@ -62,10 +63,6 @@ class SentinelDefinition(Rule):
             id="definition with no uses left",
         ),
     )
-
-    @classmethod
-    def needles(cls, config: Config) -> tuple[bytes, ...]:
-        return tuple(name.encode() for name in warning_settings(config).sentinel_constants)
 
     def _constants(self) -> set[str]:
         return {

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from unsentinel.core.config import Config
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.rule import Example, Rule
+from unsentinel.warnings.detect import SENTINEL_MENTION
 from unsentinel.warnings.sentinel import sentinel_markers
 from unsentinel.warnings.settings import warning_settings
 
@@ -42,8 +42,9 @@ class SentinelMention(Rule):
         Detection only: comments and docstrings are never rewritten automatically.
     """
 
-    code = "UNS003"
-    name = "sentinel-mention"
+    detector = SENTINEL_MENTION
+    code = detector.code
+    name = detector.name
     summary = "Comment or docstring that explains the sentinel protocol"
 
     VALID = (Example('"""Orders are blocked by the warehouse."""', id="no marker in the text"),)
@@ -59,11 +60,6 @@ class SentinelMention(Rule):
             "limit = 3  # entries prefixed with BLOCK_WARNING_PREFIX stop the apply", id="comment"
         ),
     )
-
-    @classmethod
-    def needles(cls, config: Config) -> tuple[bytes, ...]:
-        words = (*sentinel_markers(config), *warning_settings(config).sentinel_constants)
-        return tuple(word.encode() for word in words)
 
     def visit_Comment(self, node: cst.Comment) -> None:
         self._check(node, node.value)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from unsentinel.core.rule import Example
+from unsentinel.warnings.detect import SENTINEL_PRODUCER
 from unsentinel.warnings.producer_flow import WarningProducer
 
 
@@ -57,8 +58,9 @@ class SentinelWarningProducer(WarningProducer):
         shared across the repository (one template, one code).
     """
 
-    code = "UNS101"
-    name = "sentinel-warning-producer"
+    detector = SENTINEL_PRODUCER
+    code = detector.code
+    name = detector.name
     summary = "Sentinel-prefixed warning string -> Warning(...)"
     sentinel_only = True
 

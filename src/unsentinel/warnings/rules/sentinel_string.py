@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import libcst as cst
 
-from unsentinel.core.config import Config
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.rule import Example, Rule
-from unsentinel.warnings.sentinel import sentinel_markers, starts_with_sentinel
+from unsentinel.warnings.detect import SENTINEL_STRING
+from unsentinel.warnings.sentinel import starts_with_sentinel
 
 
 class SentinelString(Rule):
@@ -44,8 +44,9 @@ class SentinelString(Rule):
         Detection only: UNS001 never edits code.
     """
 
-    code = "UNS001"
-    name = "sentinel-string"
+    detector = SENTINEL_STRING
+    code = detector.code
+    name = detector.name
     summary = "String literal starts with a sentinel prefix"
 
     VALID = (
@@ -74,10 +75,6 @@ class SentinelString(Rule):
             ),
         ),
     )
-
-    @classmethod
-    def needles(cls, config: Config) -> tuple[bytes, ...]:
-        return tuple(marker.encode() for marker in sentinel_markers(config))
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
         self._check(node)

@@ -1,0 +1,35 @@
+"""The error-dict rule as the prefilter sees it (UNS501), without LibCST.
+
+The rule class (:class:`~unsentinel.errors.rules.error_dict.ErrorDict`) points at
+:data:`ERROR_DICT`; only a file that passes these words and the second look on Python's
+``ast`` (:func:`~unsentinel.errors.candidates.may_hold_error_dicts`) imports it.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from unsentinel.core.config import Config
+from unsentinel.core.prefilter import Detector
+from unsentinel.errors.candidates import may_hold_error_dicts
+
+
+def _needles(config: Config) -> tuple[bytes, ...]:
+    """Keys, falsy flags, message reads and framework responses of an error dict."""
+    keys = [b'"error":', b"'error':", b'"error"]', b"'error']"]
+    for flag in (b"success", b"ok", b"succeed"):
+        keys += [b'"' + flag + b'": False', b"'" + flag + b"': False"]
+    keys += [b'["message"]', b"['message']", b'["detail"]', b"['detail']"]
+    keys += [b"jsonify(", b"JSONResponse(", b'"status": "error"', b"'status': 'error'"]
+    return tuple(keys)
+
+
+def _refine(data: bytes, tree: ast.Module, config: Config) -> bool:
+    return may_hold_error_dicts(tree)
+
+
+ERROR_DICT = Detector(
+    "UNS501", "error-dict", "unsentinel.errors.rules.error_dict:ErrorDict", _needles, None, _refine
+)
+
+DETECTORS: tuple[Detector, ...] = (ERROR_DICT,)

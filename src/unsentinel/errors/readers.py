@@ -1,0 +1,112 @@
+"""Keys that readers take out of a call's result and no reader rewrite will follow.
+
+A migrated error dict moves its extra keys into ``error.details``
+(``{"error": M, "available_sections": s}`` -> ``x["error"]["details"]["available_sections"]``).
+A reader elsewhere that looks at the failure (``"error" in x``, ``x["success"]``) and also
+reads such a key (``x.get("available_sections")``) would silently get nothing after the
+migration. Which keys a reader reads does not depend on any producer, so it is recorded in
+the first gather round as ``(callee, key)`` pairs; :meth:`ErrorFacts.settle` meets them with
+the producers' moved keys, and a producer whose moved key is read that way is held.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+import libcst.matchers as m
+
+from unsentinel.core.syntax import NodeIndex
+from unsentinel.errors.shapes import DETAIL_CONTAINERS, DISCRIMINATORS, MESSAGE_KEYS, call_name
+
+# A read of one of these says the reader looks at the failure side of the result.
+FAILURE_KEYS = frozenset({*MESSAGE_KEYS, *DISCRIMINATORS, "status"})
+# Keys the reader rewrites know how to move; any other key is an extra.
+KNOWN_KEYS = FAILURE_KEYS | frozenset(DETAIL_CONTAINERS)
+# Calls that serialise an object: the keys come from its class, not from an error dict.
+SERIALISERS = frozenset(
+    {"model_dump", "dict", "asdict", "to_dict", "_asdict", "vars", "model_dump_json"}
+)
+
+
+def extra_reads(
+    index: NodeIndex, function: cst.FunctionDef | None, skip: frozenset[str] = frozenset()
+) -> set[tuple[str, str]]:
+    """``(callee, key)`` for the extra keys read of results that are checked for failure.
+
+    ``skip`` names variables whose reads are rewritten anyway (a test with evidence).
+    """
+    callees, keys = _reads(index, function, skip)
+    return {
+        (callees[variable], key)
+        for variable, read in keys.items()
+        if read & FAILURE_KEYS
+        for key in read - KNOWN_KEYS
+    }
+
+
+def failure_reads(index: NodeIndex, function: cst.FunctionDef | None) -> set[str]:
+    """The callees whose result this function checks for failure (``"error" in x``).
+
+    Recorded for a function that keeps its old error shape: what it reads there it passes
+    on in that shape, so the callee must keep it too (:meth:`ErrorFacts.settle`).
+    """
+    callees, keys = _reads(index, function, frozenset())
+    return {callees[variable] for variable, read in keys.items() if read & FAILURE_KEYS}
+
+
+def _reads(
+    index: NodeIndex, function: cst.FunctionDef | None, skip: frozenset[str]
+) -> tuple[dict[str, str], dict[str, set[str]]]:
+    """Variables bound from a call (with the callee) and the string keys read of each."""
+    callees = _bound(index.within(cst.Assign, function))
+    keys: dict[str, set[str]] = {}
+    for kind in (cst.Subscript, cst.Call, cst.Comparison):
+        for node in index.within(kind, function):
+            found = _read(node)
+            if found is not None and found[0] in callees and found[0] not in skip:
+                keys.setdefault(found[0], set()).add(found[1])
+    return callees, keys
+
+
+def _bound(assigns: list[cst.Assign]) -> dict[str, str]:
+    """Variables bound straight from a call (awaited or not), with the callee's bare name."""
+    bound: dict[str, str] = {}
+    for node in assigns:
+        value = node.value.expression if isinstance(node.value, cst.Await) else node.value
+        name = call_name(value) if isinstance(value, cst.Call) else None
+        if not name or name in SERIALISERS or len(node.targets) != 1:
+            continue
+        target: cst.BaseExpression = node.targets[0].target
+        if isinstance(target, (cst.Tuple, cst.List)) and target.elements:
+            target = target.elements[0].value  # (body, status) = handler(...)
+        if isinstance(target, cst.Name):
+            bound[target.value] = name
+    return bound
+
+
+def _read(node: cst.CSTNode) -> tuple[str, str] | None:
+    """``(variable, key)`` for ``x["k"]``, ``x.get("k", ...)`` and ``"k" in x``."""
+    if isinstance(node, cst.Subscript):
+        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+            return None
+        key, base = _string(node.slice[0].slice.value), node.value
+    elif isinstance(node, cst.Call):
+        if not m.matches(node.func, m.Attribute(attr=m.Name("get"))) or not node.args:
+            return None
+        assert isinstance(node.func, cst.Attribute)
+        key, base = _string(node.args[0].value), node.func.value
+    elif isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
+        if not isinstance(node.comparisons[0].operator, (cst.In, cst.NotIn)):
+            return None
+        key, base = _string(node.left), node.comparisons[0].comparator
+    else:
+        return None
+    if key is None or not isinstance(base, cst.Name):
+        return None
+    return base.value, key
+
+
+def _string(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.SimpleString):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    return None

@@ -1,0 +1,172 @@
+"""Readers of error dicts on code we did not write: they follow their producers or nothing moves.
+
+Each case restates, in our own words, a shape seen in real packages: a test reading a
+model's dump, a test reading an awaited tool's result, and a reader in another module that
+reads a key the migration would move into ``error.details``.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from unsentinel.cli import main
+from unsentinel.core.config import Config
+from unsentinel.core.facts import FactBook
+from unsentinel.core.model import Action, Kind
+from unsentinel.errors.facts import ErrorFacts
+from unsentinel.errors.rules.error_dict import ErrorDict
+from unsentinel.registry import rewrite_source
+
+
+def _run(source: str, facts: FactBook | None = None) -> str:
+    text = textwrap.dedent(source).lstrip("\n")
+    new, _sites = rewrite_source(text, Config(), facts, rules=[ErrorDict])
+    return new
+
+
+MODEL_DUMP = """
+def test_dump_keeps_the_error_field():
+    outcome = Outcome(command="ls", error="Command failed")
+    dumped = outcome.model_dump()
+    assert dumped["command"] == "ls"
+    assert dumped["error"] == "Command failed"
+"""
+
+
+def test_a_models_dump_is_not_an_error_response() -> None:
+    """The keys of ``model_dump()`` come from a class, even where other producers migrate."""
+    facts = FactBook().with_entries([ErrorFacts(frozenset({"fetch"}))])
+    assert _run(MODEL_DUMP, facts) == textwrap.dedent(MODEL_DUMP).lstrip("\n")
+
+
+CLIENT_READ = """
+def test_failed_call():
+    resp = client.get("/notes/7")
+    assert resp.json()["error"] == "note 7 not found"
+"""
+
+
+def test_a_reader_with_no_migrated_producer_in_the_run_stays() -> None:
+    assert _run(CLIENT_READ) == textwrap.dedent(CLIENT_READ).lstrip("\n")
+
+
+def test_a_reader_of_a_client_follows_once_a_producer_migrates() -> None:
+    facts = FactBook().with_entries([ErrorFacts(frozenset({"fetch"}))])
+    assert 'resp.json()["error"]["message"] == "note 7 not found"' in _run(CLIENT_READ, facts)
+
+
+AWAITED = """
+async def test_rejects_missing_credential():
+    result = await create_rule(name="x", credential=None)
+    assert result["success"] is False
+    assert result["rule"] is None
+    assert "credential" in result["message"].lower()
+"""
+
+
+def test_an_awaited_result_is_read_like_a_called_one() -> None:
+    facts = FactBook().with_entries([ErrorFacts(frozenset({"create_rule"}))])
+    new = _run(AWAITED, facts)
+    assert 'result["error"]["details"]["rule"] is None' in new
+    assert '"credential" in result["error"]["message"].lower()' in new
+
+
+PRODUCER = """
+def find_table(html, section):
+    sections = headings(html)
+    if section not in sections:
+        return {"error": f"Section {section} not found", "available": sections}
+    return {"rows": rows_of(html, section)}
+"""
+
+READER = """
+from .tables import find_table
+
+
+def show(html, section):
+    table = find_table(html, section)
+    if "error" in table:
+        return table["error"] + "; try " + ", ".join(table.get("available", []))
+    return str(table["rows"])
+"""
+
+
+def _plan(tmp_path: Path, reader: str) -> list[dict[str, object]]:
+    (tmp_path / "pyproject.toml").write_text('[tool.unsentinel]\nselect = ["UNS501"]\n', "utf-8")
+    package = tmp_path / "docs_tool"
+    package.mkdir()
+    (package / "__init__.py").write_text("", "utf-8")
+    (package / "tables.py").write_text(textwrap.dedent(PRODUCER), "utf-8")
+    (package / "server.py").write_text(textwrap.dedent(reader), "utf-8")
+    result = CliRunner().invoke(main, ["plan", "--format", "json", "-j", "1", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    sites: list[dict[str, object]] = json.loads(result.stdout)["sites"]
+    return [s for s in sites if s["rule"] == "UNS501"]
+
+
+def test_a_key_read_elsewhere_that_would_move_into_details_holds_its_producer(
+    tmp_path: Path,
+) -> None:
+    """``table.get("available")`` would find nothing after the move: nothing changes."""
+    sites = _plan(tmp_path, READER)
+    producer = [s for s in sites if s["kind"] == Kind.ERROR.value]
+    assert [s["action"] for s in producer] == [Action.SKIP.value]
+    assert "'available'" in str(producer[0]["reasons"])
+    assert {s["action"] for s in sites if s["kind"] == Kind.CONSUMER.value} == {"skip"}
+
+
+def test_a_reader_of_the_message_only_lets_its_producer_migrate(tmp_path: Path) -> None:
+    reader = READER.replace(' + "; try " + ", ".join(table.get("available", []))', "")
+    sites = _plan(tmp_path, reader)
+    assert {s["action"] for s in sites if s["kind"] == Kind.ERROR.value} == {"rewrite"}
+    assert {s["action"] for s in sites if s["kind"] == Kind.CONSUMER.value} == {"rewrite"}
+
+
+CONNECTION = """
+class Connection:
+    async def send_request(self, method):
+        try:
+            return await self._send(method)
+        except Exception as e:
+            return {"error": str(e)}
+"""
+
+FORWARDER = """
+class Client:
+    async def lineage(self, name):
+        result = await self.connection.send_request("lineage")
+        if "error" in result and result["error"] is not None:
+            return {"error": result["error"]}
+        return {"nodes": result["nodes"]}
+"""
+
+
+def _plan_two(tmp_path: Path, first: str, second: str) -> list[dict[str, object]]:
+    (tmp_path / "pyproject.toml").write_text('[tool.unsentinel]\nselect = ["UNS501"]\n', "utf-8")
+    package = tmp_path / "lsp"
+    package.mkdir()
+    (package / "conn.py").write_text(textwrap.dedent(first), "utf-8")
+    (package / "client.py").write_text(textwrap.dedent(second), "utf-8")
+    result = CliRunner().invoke(main, ["plan", "--format", "json", "-j", "1", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    sites: list[dict[str, object]] = json.loads(result.stdout)["sites"]
+    return [s for s in sites if s["rule"] == "UNS501"]
+
+
+def test_a_producer_whose_error_a_held_function_passes_on_is_held(tmp_path: Path) -> None:
+    sites = _plan_two(tmp_path, CONNECTION, FORWARDER)
+    [producer] = [s for s in sites if str(s["path"]).endswith("conn.py")]
+    assert producer["action"] == "skip"
+    assert "send_request()" in str(producer["reasons"])
+    assert not [s for s in sites if s["action"] in ("rewrite", "review")]
+
+
+def test_a_producer_read_only_by_a_migrating_function_still_migrates(tmp_path: Path) -> None:
+    reader = FORWARDER.replace('return {"error": result["error"]}', "raise LookupError(name)")
+    sites = _plan_two(tmp_path, CONNECTION, reader)
+    [producer] = [s for s in sites if str(s["path"]).endswith("conn.py")]
+    assert producer["action"] == "rewrite"
