@@ -583,6 +583,25 @@ def test_a_local_also_used_as_text_holds_its_group_back(tmp_path: Path) -> None:
     )
 
 
+def test_a_keyword_or_an_attribute_of_the_same_name_is_no_use_as_text(tmp_path: Path) -> None:
+    """``message = f"..."`` appended, then ``Response(message=summary)`` and
+    ``result.message``: the keyword and the attribute are other names, not the local."""
+    source = """
+        def preview(request, result):
+            warnings = []
+            if request.count > 10:
+                message = f"Only the first 10 of {request.count} rows are shown"
+                warnings.append(message)
+            return Response(warnings=warnings, message=result.message)
+    """
+    root = _project(tmp_path, {"app.py": source})
+    result = _diff(root)
+    text = _new_text(result, "app.py")
+    assert text is not None
+    assert "warnings.append(Warning(" in text or "message = Warning(" in text
+    assert [s for s in _warning_sites(result, "app.py") if s.action is Action.SKIP] == []
+
+
 def test_a_flag_or_a_count_named_like_a_list_is_left_alone(tmp_path: Path) -> None:
     """``_ignored_warnings = True``, ``{"has_warnings": n > 0, "total_warnings": len(ws)}``:
     scalars, never a list -- nothing reported, nothing rewritten."""

@@ -8,6 +8,7 @@ import os
 import shutil
 from pathlib import Path
 
+import libcst as cst
 import pytest
 
 from unsentinel import Mode, load_config, run
@@ -21,7 +22,7 @@ from unsentinel.warnings.inference.code import (
     entity_nouns,
     slug_for,
 )
-from unsentinel.warnings.inference.field_path import infer_field_path
+from unsentinel.warnings.inference.field_path import attributes_tested, infer_field_path
 from unsentinel.warnings.inference.severity import infer_severity
 from unsentinel.warnings.inference.structure import Structure
 
@@ -138,6 +139,34 @@ def test_an_incidental_info_word_does_not_make_a_failure_info(message: str) -> N
         ),
         pytest.param(Structure(list_name="errors"), "blocking", "low", "list name", id="errors"),
         pytest.param(Structure(list_name="warnings"), "advisory", "low", "fallback", id="none"),
+        pytest.param(
+            Structure(list_name="probs", function_name="validate_project_urls"),
+            "blocking",
+            "low",
+            "validator",
+            id="what a validator collects blocks",
+        ),
+        pytest.param(
+            Structure(list_name="problems", function_name="_validate_readme", in_except=True),
+            "blocking",
+            "low",
+            "validator",
+            id="a private validator too, before the except branch",
+        ),
+        pytest.param(
+            Structure(list_name="warnings", function_name="validate_project"),
+            "advisory",
+            "low",
+            "fallback",
+            id="a validator's warnings list stays advisory",
+        ),
+        pytest.param(
+            Structure(list_name="problems", function_name="invalidate_cache"),
+            "info",
+            "low",
+            "keyword",
+            id="invalidate is no validator",
+        ),
     ],
 )
 def test_severity_from_structure(
@@ -244,6 +273,43 @@ def test_field_path(
 ) -> None:
     inferred = infer_field_path(mentioned, interpolated, guarding, severity=severity)
     assert (inferred.value, inferred.confidence.value) == (expected, confidence)
+
+
+@pytest.mark.parametrize(
+    ("condition", "text", "expected"),
+    [
+        pytest.param(
+            "not settings.dbt_token",
+            "DBT_TOKEN environment variable is required",
+            "dbt_token",
+            id="a setting named in any case",
+        ),
+        pytest.param(
+            "config.api_key and not config.api_url",
+            "api_url must be set with api_key",
+            None,
+            id="two tested settings named: a tie names neither",
+        ),
+        pytest.param(
+            "not settings.actual_host", "DBT_HOST is required", None, id="not the tested field"
+        ),
+        pytest.param("not job.name", "the name is required", None, id="a plain word is no name"),
+    ],
+)
+def test_a_setting_the_condition_tests_and_the_message_names(
+    condition: str, text: str, expected: str | None
+) -> None:
+    """No input at all (``settings`` is plumbing): the field the condition reads on it,
+    named by the message, is the best there is -- low."""
+    tested = attributes_tested(cst.parse_expression(condition))
+    inferred = infer_field_path([], [], [], severity="blocking", text=text, tested=tested)
+    assert (inferred.value, inferred.confidence) == (expected, Confidence.LOW)
+
+
+def test_an_input_beats_a_named_setting() -> None:
+    tested = attributes_tested(cst.parse_expression("not settings.dbt_token"))
+    inferred = infer_field_path([], [], ["token"], text="DBT_TOKEN is required", tested=tested)
+    assert inferred.value == "token"
 
 
 def test_an_absent_optional_input_is_the_path_of_an_info_warning() -> None:
@@ -560,3 +626,41 @@ def test_structure_and_data_flow_in_context(
     assert values(23)[:2] == ("advisory", "high")
     # codes are suggestions: always low
     assert all(s["confidence"]["code"] == "low" for s in sites.values())
+
+
+VALIDATOR_SOURCE = """\
+def validate_urls(urls):
+    problems = []
+    for url in urls:
+        if "," not in url:
+            problems.append(f"No name for URL {url!r}")
+    return problems
+
+
+def collect_urls(urls):
+    problems = []
+    for url in urls:
+        if "," not in url:
+            problems.append(f"No name for URL {url!r}")
+    return problems
+"""
+
+
+def test_what_a_validator_collects_blocks_in_context(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The function's name is the signal: the same body outside a validator stays advisory."""
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.unsentinel]\nwarning-list-names = ["problems"]\n'
+    )
+    (tmp_path / "m.py").write_text(VALIDATOR_SOURCE)
+    monkeypatch.chdir(tmp_path)
+    from unsentinel.output.plan import plan_document
+
+    result = run([Path(".")], load_config((Path("."),)), Mode.PLAN)
+    sites = {
+        s["line"]: s for s in plan_document(result.results)["sites"] if s["kind"] == "producer"
+    }
+    assert (sites[5]["severity"], sites[5]["confidence"]["severity"]) == ("blocking", "low")
+    assert sites[5]["reasons"][1].startswith("severity: validator:")
+    assert sites[13]["severity"] == "advisory"

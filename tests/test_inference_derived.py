@@ -57,6 +57,9 @@ def quote(request: QuoteRequest, limit: int) -> list[str]:
         warnings.append(f"closed order {order.status}")
     for row in fetch_rows(request.items):
         warnings.append(f"fetched {row.code}")
+    free = [c for c in request.surcharges if c.amount == 0]
+    if free:
+        warnings.append(f"zero surcharges: {len(free)}")
     stamp = stamp_of(stamp)  # a name derived from itself: the analysis must not loop
     warnings.append(f"stamped {stamp}")
     return warnings
@@ -111,6 +114,11 @@ def test_a_default_keeps_the_input(paths: dict[str, object]) -> None:
     assert paths["payment"] == "payment_kind"
 
 
+def test_a_filtered_input_list_is_still_that_list(paths: dict[str, object]) -> None:
+    """``free = [c for c in request.surcharges if ...]`` keeps the input's own items."""
+    assert paths["zero"] == "surcharges"
+
+
 def test_two_inputs_feeding_one_local_tie_and_name_neither(paths: dict[str, object]) -> None:
     assert paths["total"] is None
 
@@ -128,6 +136,10 @@ def test_a_local_derived_from_itself_names_none(paths: dict[str, object]) -> Non
         pytest.param("request.kind or 'card'", ["request.kind"], id="default"),
         pytest.param("await fetch(order.id)", ["order.id"], id="await"),
         pytest.param("lookup(session, line.sku)", ["session", "line.sku"], id="every argument"),
+        pytest.param("[c for c in request.items if c.price]", ["request.items"], id="a filter"),
+        pytest.param("(c for c in xs or [])", ["xs"], id="a filtering generator"),
+        pytest.param("[c.code for c in request.items]", [], id="a mapping computes"),
+        pytest.param("[c for r in rows for c in r.items]", [], id="two loops"),
         pytest.param("price * quantity", [], id="arithmetic is no derivation"),
         pytest.param("'text'", [], id="a literal"),
     ],
@@ -161,7 +173,7 @@ def test_a_loop_over_a_call_is_no_loop_over_the_input(paths: dict[str, object]) 
 
 
 def test_the_run_reads_the_tmp_project(paths: dict[str, object]) -> None:
-    expected = {"unknown", "total", "surcharge", "payment", "stamped", "closed", "fetched"}
+    expected = {"unknown", "total", "surcharge", "payment", "stamped", "closed", "fetched", "zero"}
     assert set(paths) == expected
 
 

@@ -93,6 +93,11 @@ class FileAnalysis:
         """The test of the nearest ``if`` (in the same function) that ``node`` depends on."""
         return guarding_condition(self.context, node)
 
+    def fault_condition(self, node: cst.CSTNode) -> cst.BaseExpression | None:
+        """The nearest test that decides *whether* ``node``'s warning is made: an
+        ``if``/``else`` that appends either way only picks the wording (``guards.py``)."""
+        return guarding_condition(self.context, node, skip_wording=True)
+
     def single_assignment(self, name: str, facts: FunctionFacts) -> cst.BaseExpression | None:
         return facts.single_assignment(name)
 

@@ -177,11 +177,25 @@ def _record_loop(
             if isinstance(first, cst.Name):
                 index_name = first.value
             target = second
-    if not isinstance(target, cst.Name):
-        return
+    names = _item_names(target, iterable) if index_name is None else None
+    if names is None:
+        if not isinstance(target, cst.Name):
+            return
+        names = [target.value]
     container = container_of(iterable, facts, node)
     if container is not None:
-        facts.add_loop(Loop(node, target.value, container, index_name, start))
+        for name in names:
+            facts.add_loop(Loop(node, name, container, index_name, start))
+
+
+def _item_names(target: cst.BaseExpression, iterable: cst.BaseExpression) -> list[str] | None:
+    """``for key, value in entrypoints.items()``: both names stand for one entry of the
+    input mapping (neither is an index a path could use). None for any other target."""
+    is_items = m.matches(iterable, m.Call(func=m.Attribute(attr=m.Name("items")), args=[]))
+    if not (is_items and isinstance(target, cst.Tuple) and len(target.elements) == 2):
+        return None
+    names = [e.value.value for e in target.elements if isinstance(e.value, cst.Name)]
+    return names if len(names) == 2 else None
 
 
 def _enumerate_start(args: Sequence[cst.Arg]) -> int:

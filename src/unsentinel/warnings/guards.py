@@ -13,12 +13,21 @@ import libcst as cst
 from unsentinel.core.rule import RuleContext
 
 
-def guarding_condition(context: RuleContext, node: cst.CSTNode) -> cst.BaseExpression | None:
-    """The test of the nearest ``if`` (in the same function) that ``node`` depends on."""
+def guarding_condition(
+    context: RuleContext, node: cst.CSTNode, *, skip_wording: bool = False
+) -> cst.BaseExpression | None:
+    """The test of the nearest ``if`` (in the same function) that ``node`` depends on.
+
+    ``skip_wording``: pass over an ``if``/``else`` whose two arms both append to the same
+    list (:func:`selects_wording`) -- it decides how the warning reads, not whether there
+    is one, so it says nothing about which input is at fault."""
     previous: cst.CSTNode = node
     for ancestor in context.ancestors(node):
         if isinstance(ancestor, (cst.FunctionDef, cst.ClassDef, cst.Module)):
             return None
+        if isinstance(ancestor, cst.If) and skip_wording and selects_wording(ancestor, previous):
+            previous = ancestor
+            continue
         if isinstance(ancestor, (cst.If, cst.While)) and previous is not ancestor.test:
             return ancestor.test
         if isinstance(ancestor, cst.IfExp) and previous is not ancestor.test:
@@ -44,3 +53,47 @@ def _comprehension_conditions(comp_for: cst.CompFor | None) -> list[cst.BaseExpr
         conditions.extend(condition.test for condition in comp_for.ifs)
         comp_for = comp_for.inner_for_in
     return conditions
+
+
+def selects_wording(branch: cst.If, arm: cst.CSTNode) -> bool:
+    """``if acknowledged: warnings.append("noted: ...") else: warnings.append("BLOCK: ...")``:
+    both arms of a plain ``if``/``else`` append to one list unconditionally, so a warning is
+    made either way and the test only picks its wording (``acknowledged`` is a mode, not
+    the culprit). ``arm``: the part of ``branch`` the warning is in. Not an ``elif`` chain,
+    nor an arm that appends only under a test of its own (``if not path: errors.append(
+    "path missing") else: if not exists(path): errors.append(...)``): two situations."""
+    if not isinstance(branch.orelse, cst.Else) or arm is branch.test:
+        return False
+    other = branch.orelse if arm is branch.body else branch.body
+    lists = _appended_lists(arm)
+    return bool(lists) and bool(lists & _appended_lists(other))
+
+
+def _appended_lists(arm: cst.CSTNode) -> set[str]:
+    """The lists an ``if`` arm appends to as a statement of its own block (not under a
+    further test or loop): ``warnings.append(...)`` -> {"warnings"}."""
+    block = arm.body if isinstance(arm, cst.Else) else arm
+    if not isinstance(block, (cst.IndentedBlock, cst.SimpleStatementSuite)):
+        return set()
+    smalls = (
+        block.body
+        if isinstance(block, cst.SimpleStatementSuite)
+        else [
+            s for line in block.body if isinstance(line, cst.SimpleStatementLine) for s in line.body
+        ]
+    )
+    lists: set[str] = set()
+    for small in smalls:
+        call = small.value if isinstance(small, cst.Expr) else None
+        if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)):
+            continue
+        if call.func.attr.value in _ADDERS:
+            receiver = call.func.value
+            if isinstance(receiver, cst.Name):
+                lists.add(receiver.value)
+            elif isinstance(receiver, cst.Attribute):
+                lists.add(receiver.attr.value)
+    return lists
+
+
+_ADDERS = frozenset(["append", "insert", "extend"])

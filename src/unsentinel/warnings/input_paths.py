@@ -61,6 +61,8 @@ CONTAINER_PARAM_NAMES = frozenset(
         "form",
     ]
 )
+# Methods that return a view of a mapping's own contents, not a computed value.
+_CONTENT_VIEWS = frozenset(["items", "values", "keys"])
 CONTAINER_TYPE_SUFFIXES = ("Request", "Params", "Input", "Payload", "Command", "Args", "Query")
 
 
@@ -127,7 +129,28 @@ class InputPaths:
             if inner is None or inner.final:
                 return inner  # ``row.sku`` where row has no index: the list is all we can name
             return _Path(f"{inner.path}.{expr.attr.value}")
+        if isinstance(expr, cst.Call):
+            return self._resolve_read(expr, facts, site)
+        if isinstance(expr, cst.BooleanOperation) and isinstance(expr.operator, cst.Or):
+            return self._resolve(expr.left, facts, site)  # ``(fields or {})``: the input
         return None
+
+    def _resolve_read(
+        self, call: cst.Call, facts: FunctionFacts, site: cst.CSTNode
+    ) -> _Path | None:
+        """A read that hands out the input's own contents: ``metadata.get("requires_dist",
+        [])`` is the field ``requires_dist`` (as in a message), and ``entrypoints.items()``
+        / ``.values()`` / ``.keys()`` walk ``entrypoints`` itself -- a loop over either is
+        a loop over the input. Any other call computes a new value (no path)."""
+        func = call.func
+        if not isinstance(func, cst.Attribute):
+            return None
+        if func.attr.value in _CONTENT_VIEWS and not call.args:
+            return self._resolve(func.value, facts, site)
+        key = _get_key(call)
+        if key is None:
+            return None
+        return self._resolve(cst.Attribute(value=func.value, attr=cst.Name(key)), facts, site)
 
     def _derived(self, name: str, facts: FunctionFacts, site: cst.CSTNode) -> _Path | None:
         """A local computed from exactly one input stands for it (``inference/derived.py``)."""

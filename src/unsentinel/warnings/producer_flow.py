@@ -295,12 +295,24 @@ class WarningProducer(WarningRewriter):
         would become a ``Warning`` that the other use still takes as text, so the group
         stays as it is. Tests of the local (``if msg:``, ``msg is None``) read it either way."""
         for other in self.analysis.index.within(cst.Name, function):
-            if other is name or other.value != name.value or self._reads_either_way(other):
+            if other is name or other.value != name.value or not self._is_variable(other):
+                continue
+            if self._reads_either_way(other):
                 continue
             self.carriers.block(
                 other, self._into, f"`{name.value}` is also used as text on this line"
             )
             return
+
+    def _is_variable(self, name: cst.Name) -> bool:
+        """Does this ``Name`` read or bind a variable? Not a keyword (``message=...``), an
+        attribute (``r.message``), or the name a nested definition or parameter binds anew."""
+        parent = self.context.parent(name)
+        if isinstance(parent, cst.Arg):
+            return parent.keyword is not name
+        if isinstance(parent, cst.Attribute):
+            return parent.attr is not name
+        return not isinstance(parent, (cst.Param, cst.FunctionDef, cst.ClassDef))
 
     def _reads_either_way(self, name: cst.Name) -> bool:
         """Is this occurrence an assignment, an append into a warnings list, or a test?"""

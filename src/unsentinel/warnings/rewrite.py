@@ -23,7 +23,7 @@ from unsentinel.warnings.inference.code import (
     entity_nouns,
     slug_for,
 )
-from unsentinel.warnings.inference.field_path import infer_field_path
+from unsentinel.warnings.inference.field_path import attributes_tested, infer_field_path
 from unsentinel.warnings.inference.severity import infer_severity, producer_severity
 from unsentinel.warnings.inference.structure import Structure, structure_of
 from unsentinel.warnings.rule import WarningRule
@@ -198,7 +198,7 @@ class WarningRewriter(WarningRule):
                 found, lost_here = self.analysis.input_references(part, facts, site)
                 interpolated.extend(found)
                 lost = lost or lost_here
-        guard = self.analysis.guarding_condition(site)
+        guard = self.analysis.fault_condition(site)
         guarding: list[str] = []
         if guard is not None:
             guarding, lost_guard = self.analysis.input_references(guard, facts, site)
@@ -211,6 +211,7 @@ class WarningRewriter(WarningRule):
             unindexed_loop=lost,
             absent=absent,
             text=" ".join(part for part in parts if isinstance(part, str)),
+            tested=attributes_tested(guard) if guard is not None else (),
         )
 
     def _code(self, template: str, function: cst.FunctionDef | None) -> Inferred:

@@ -35,7 +35,9 @@ def derivation_sources(value: cst.BaseExpression) -> list[Source]:
     - ``await``: its operand;
     - a call on inputs (computed): ``normalize(item.code)`` -> ``item.code`` (every
       argument; the caller keeps the ones that are inputs);
-    - a method on a value (computed): ``item.code.strip().upper()`` -> ``item.code``.
+    - a method on a value (computed): ``item.code.strip().upper()`` -> ``item.code``;
+    - a filter: ``absent = [a for a in attributes if a not in known]`` -> ``attributes``
+      (the items it keeps are the input's own, so the list is still that input's).
     """
     if isinstance(value, cst.Await):
         return derivation_sources(value.expression)
@@ -43,9 +45,26 @@ def derivation_sources(value: cst.BaseExpression) -> list[Source]:
         return [Source(value)]
     if isinstance(value, cst.BooleanOperation):
         return derivation_sources(value.left)
+    kept = _filtered(value)
+    if kept is not None:
+        return derivation_sources(kept)
     if isinstance(value, cst.Call):
         return [Source(s.expr, computed=True) for s in _call_sources(value)]
     return []
+
+
+def _filtered(value: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The iterable of a comprehension that only filters it (``[a for a in xs if ...]``):
+    one ``for``, whose target is the element itself. ``[a.id for a in xs]`` computes."""
+    if not isinstance(value, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+        return None
+    loop = value.for_in
+    if loop.inner_for_in is not None or not isinstance(loop.target, cst.Name):
+        return None
+    element = value.elt
+    return (
+        loop.iter if isinstance(element, cst.Name) and element.value == loop.target.value else None
+    )
 
 
 def _call_sources(call: cst.Call) -> list[Source]:

@@ -8,6 +8,9 @@ The rule collects three ordered candidate lists for a warning site and this modu
    of several, the one the guarding condition also tests.
 3. *guarding*: inputs in the ``if`` condition that guards the warning.
 
+Then, with no input at all, a field of a non-input object (``settings.dbt_token``) that
+the condition tests and the message names ("DBT_TOKEN is required").
+
 None of them means the warning is about state (``"order is already DONE"``): ``None``.
 Several candidates of one kind tie; the one whose name the message says in part wins
 (``payment_kind`` for "payment kind {} is not supported"), still ``low``. Locals derived
@@ -27,9 +30,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+import libcst as cst
+
 from unsentinel.core.model import Inferred, Severity
 
 _WORDS = re.compile(r"[A-Za-z]+")
+_IDENTIFIERS = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
 def infer_field_path(
@@ -41,16 +47,46 @@ def infer_field_path(
     unindexed_loop: bool = False,
     absent: str | None = None,
     text: str = "",
+    tested: Sequence[str] = (),
 ) -> Inferred:
     """``absent``: the optional input whose ``is None`` test guards the warning; ``text``:
-    the message's literal text, whose words break a tie between several candidates."""
+    the message's literal text, whose words break a tie between several candidates;
+    ``tested``: the attribute names the guarding condition reads on anything (see
+    :func:`attributes_tested`), for a message that names a setting no input holds."""
     if severity == Severity.INFO:
         if absent is not None:
             return Inferred.low(absent, f"guard: the optional input {absent!r} was left out")
         return Inferred.low(None, "info: context, no input is at fault")
     spoken = {_singular(w.lower()) for w in _WORDS.findall(text)}
     picked = _pick(_unique(mentioned), _unique(interpolated), _unique(guarding), spoken)
+    if picked.value is None:
+        picked = _named_setting(text, tested) or picked
     return _maybe_low(picked, unindexed_loop)
+
+
+def _named_setting(text: str, tested: Sequence[str]) -> Inferred | None:
+    """A field of an object that is no input (``settings``, ``config``), which the condition
+    tests and the message names in any case: under ``if not settings.dbt_token:``,
+    "DBT_TOKEN is required" is about ``dbt_token``. Only a name with an underscore counts
+    (``name``, ``path`` are said in passing), and only one; low, like every name-match."""
+    said = {word.lower() for word in _IDENTIFIERS.findall(text) if "_" in word}
+    named = [leaf for leaf in _unique(tested) if "_" in leaf and leaf.lower() in said]
+    if len(named) != 1:
+        return None
+    reason = f"named and guarding: the message names {named[0]!r}, the condition tests it"
+    return Inferred.low(named[0], f"{reason} (a field of a non-input object)")
+
+
+def attributes_tested(condition: cst.BaseExpression) -> list[str]:
+    """The attribute names a condition reads, in order: ``settings.dbt_token`` -> ``dbt_token``."""
+    found: list[str] = []
+
+    class _Attributes(cst.CSTVisitor):
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            found.append(node.attr.value)
+
+    condition.visit(_Attributes())
+    return found
 
 
 def _pick(

@@ -9,7 +9,8 @@ the author saying it is ``high``:
    list does not: ``high``;
 3. the function raises when the list is not empty (``if errors: raise ...``): blocking,
    ``high``;
-4. the list is named like errors (``errors``, ``validation_errors``): blocking;
+4. the list is named like errors (``errors``, ``validation_errors``), or it is what a
+   validator (``validate_urls``) collects and not named like warnings: blocking;
 5. ``is None`` on an optional input (``if request.ship_by is None:``): the input was
    left out, info. The consumer rule rewrites literal lists in tests (``problems ==
    ["..."]``) with the severity the producer of the same message got
@@ -78,6 +79,9 @@ def structural_severity(structure: Structure) -> Inferred | None:
         return Inferred.high(Severity.BLOCKING, reason)
     if name in ERROR_LISTS:
         return Inferred.low(Severity.BLOCKING, f"list name: {name!r} collects errors")
+    if _is_validator(structure.function_name) and "warn" not in name.lower():
+        reason = f"validator: {structure.function_name!r} reports what makes its input invalid"
+        return Inferred.low(Severity.BLOCKING, reason)
     if structure.none_guard is not None:
         reason = f"guard: appended when the optional input {structure.none_guard!r} is None"
         return Inferred.low(Severity.INFO, reason)
@@ -87,6 +91,13 @@ def structural_severity(structure: Structure) -> Inferred | None:
     if structure.in_except:
         return Inferred.low(Severity.ADVISORY, "except: appended while handling a failure")
     return None
+
+
+def _is_validator(function_name: str | None) -> bool:
+    """``validate_urls`` / ``_validate_readme``: a function whose whole job is to say what
+    is wrong with its input. What it collects (``problems``, ``probs``) is why the input is
+    refused -- unless the author filed it apart as a warning (``result["warnings"]``)."""
+    return function_name is not None and function_name.lstrip("_").lower().startswith("validat")
 
 
 def producer_severity(templates: Iterable[Template], text: str) -> str | None:

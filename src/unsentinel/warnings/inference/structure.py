@@ -31,6 +31,7 @@ class Structure:
     in_except: bool = False  # the append is in an ``except`` branch
     stops_after: str | None = None  # "return" / "raise" as the very next statement
     raised_on: bool = False  # the function raises when the list is not empty
+    function_name: str | None = None  # the function the append is in (``validate_urls``)
 
 
 def structure_of(
@@ -49,6 +50,7 @@ def structure_of(
         raised_on=list_name is not None
         and function is not None
         and _raises_on(list_name, function),
+        function_name=function.name.value if function is not None else None,
     )
 
 

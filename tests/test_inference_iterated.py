@@ -1,0 +1,133 @@
+"""Field paths through reads of an input's contents, and guards that only pick wording.
+
+A loop over ``payload.get("requires", [])`` or ``entrypoints.items()`` walks the input
+itself; an ``if``/``else`` that appends either way (``if acknowledged: ... else: ...``)
+says how the warning reads, not which input is at fault (issue 13, item 3).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from unsentinel import Mode, load_config, run
+
+SOURCE = """
+def check_requires(payload: dict) -> list[str]:
+    warnings = []
+    for req in payload.get("requires", []):
+        if not req:
+            warnings.append(f"empty requirement {req!r}")
+    for i, extra in enumerate(payload.get("extras", [])):
+        if " " in extra:
+            warnings.append(f"blank in extra {extra!r}")
+    return warnings
+
+
+def check_entrypoints(entrypoints: dict, limit: int) -> list[str]:
+    warnings = []
+    for group, entries in entrypoints.items():
+        for key, value in entries.items():
+            if ":" not in value:
+                warnings.append(f"bad entry point in {group}: {key} = {value}")
+    return warnings
+
+
+def check_fields(fields: dict | None, limit: int) -> list[str]:
+    warnings = []
+    for key, value in (fields or {}).items():
+        if len(value) > limit:
+            warnings.append(f"value of {key} too long")
+    return warnings
+
+
+def check_quantity(quantity: int, acknowledged: bool) -> list[str]:
+    warnings = []
+    if quantity > 100:
+        if acknowledged:
+            warnings.append("accepted (acknowledged): the quantity is unusual")
+        else:
+            warnings.append("refused: the quantity is unusual")
+    if not acknowledged:
+        warnings.append("noted: acknowledged is off")
+    return warnings
+
+
+def check_tool(tool_path: str | None, fallback: str) -> list[str]:
+    warnings = []
+    if not tool_path:
+        warnings.append("missing: tool_path is required")
+    else:
+        if not exists(tool_path):
+            warnings.append(f"absent: {fallback} is used instead")
+    return warnings
+"""
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[object, object]]:
+    """First word of the message -> (field path, its confidence) as the plan infers them."""
+    root = tmp_path_factory.mktemp("iterated")
+    (root / "pyproject.toml").write_text('[tool.unsentinel]\nwarning-list-names = ["warnings"]\n')
+    (root / "m.py").write_text(SOURCE)
+    from unsentinel.output.plan import plan_document
+
+    result = run([root], load_config((root,)), Mode.PLAN)
+    lines = SOURCE.splitlines()
+    found: dict[str, tuple[object, object]] = {}
+    for site in plan_document(result.results)["sites"]:
+        if site["kind"] == "producer":
+            line = lines[int(str(site["line"])) - 1]
+            text = line.split('"', 1)[1]
+            confidence = site["confidence"]
+            assert isinstance(confidence, dict)
+            found[text.split(" ")[0]] = (site["field_path"], confidence["field_path"])
+    return found
+
+
+def test_a_loop_over_a_key_read_with_get_walks_that_field(
+    sites: dict[str, tuple[object, object]],
+) -> None:
+    """``payload.get("requires", [])`` is the field ``requires``; without an index the
+    path is the list, and low."""
+    assert sites["empty"] == ("requires", "low")
+
+
+def test_an_enumerated_key_read_points_at_the_item(
+    sites: dict[str, tuple[object, object]],
+) -> None:
+    assert sites["blank"][0] == "extras[{i}]"
+
+
+def test_a_loop_over_items_walks_the_mapping(sites: dict[str, tuple[object, object]]) -> None:
+    """``entrypoints.items()``, then ``entries.items()`` of each value: both names of
+    each entry stand for the input mapping, which has no index to point at one entry."""
+    assert sites["bad"] == ("entrypoints", "low")
+
+
+def test_a_loop_over_an_optional_mapping_with_a_default_walks_it(
+    sites: dict[str, tuple[object, object]],
+) -> None:
+    """``(fields or {}).items()``: the default is empty, the entries are ``fields``'."""
+    assert sites["value"][0] == "fields"
+
+
+def test_an_if_else_that_appends_either_way_is_no_guarding_signal(
+    sites: dict[str, tuple[object, object]],
+) -> None:
+    """``if acknowledged:`` only picks the wording: the message naming ``acknowledged``
+    is no longer confirmed by a guard (low), and the ``else`` arm's guard is the outer
+    test (``quantity > 100``), which the message names."""
+    assert sites["accepted"] == ("acknowledged", "low")
+    assert sites["refused:"] == ("quantity", "high")
+
+
+def test_a_one_armed_if_still_guards(sites: dict[str, tuple[object, object]]) -> None:
+    assert sites["noted:"] == ("acknowledged", "high")
+
+
+def test_an_else_that_appends_only_under_its_own_test_keeps_the_guard(
+    sites: dict[str, tuple[object, object]],
+) -> None:
+    """``if not tool_path: ... else: if not exists(tool_path): ...``: two situations, and
+    ``not tool_path`` still guards the first."""
+    assert sites["missing:"] == ("tool_path", "high")
