@@ -26,6 +26,7 @@ import libcst.matchers as m
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.syntax import NodeIndex
 from unsentinel.errors import build
+from unsentinel.errors.readers import keyed_read
 from unsentinel.errors.shapes import (
     DETAIL_CONTAINERS,
     DISCRIMINATORS,
@@ -110,19 +111,10 @@ class ClientFinder:
         return bound
 
     def _read(self, node: cst.CSTNode, bound: dict[str, str]) -> Read | None:
-        if isinstance(node, cst.Subscript):
-            key, base = _subscript_key(node), node.value
-        elif isinstance(node, cst.Call):
-            if not m.matches(node.func, m.Attribute(attr=m.Name("get"))) or not node.args:
-                return None
-            assert isinstance(node.func, cst.Attribute)
-            key, base = _string(node.args[0].value), node.func.value
-        elif isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
-            if not isinstance(node.comparisons[0].operator, (cst.In, cst.NotIn)):
-                return None
-            key, base = _string(node.left), node.comparisons[0].comparator
-        else:
+        found = keyed_read(node)
+        if found is None:
             return None
+        key, base = found
         variable = _root(base)
         if key not in OLD_KEYS or variable not in bound:
             return None
@@ -365,17 +357,4 @@ def _root(node: cst.BaseExpression) -> str | None:
             return _root(node.args[0].value)
         if isinstance(node.func, cst.Attribute) and not node.args:
             return _root(node.func.value)
-    return None
-
-
-def _subscript_key(node: cst.Subscript) -> str | None:
-    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
-        return None
-    return _string(node.slice[0].slice.value)
-
-
-def _string(node: cst.BaseExpression) -> str | None:
-    if isinstance(node, cst.SimpleString):
-        value = node.evaluated_value
-        return value if isinstance(value, str) else None
     return None

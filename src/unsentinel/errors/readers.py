@@ -85,24 +85,32 @@ def _bound(assigns: list[cst.Assign]) -> dict[str, str]:
 
 def _read(node: cst.CSTNode) -> tuple[str, str] | None:
     """``(variable, key)`` for ``x["k"]``, ``x.get("k", ...)`` and ``"k" in x``."""
-    if isinstance(node, cst.Subscript):
-        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
-            return None
-        key, base = _string(node.slice[0].slice.value), node.value
-    elif isinstance(node, cst.Call):
-        if not m.matches(node.func, m.Attribute(attr=m.Name("get"))) or not node.args:
-            return None
-        assert isinstance(node.func, cst.Attribute)
-        key, base = _string(node.args[0].value), node.func.value
-    elif isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
-        if not isinstance(node.comparisons[0].operator, (cst.In, cst.NotIn)):
-            return None
-        key, base = _string(node.left), node.comparisons[0].comparator
-    else:
+    found = keyed_read(node)
+    if found is None:
         return None
+    key, base = found
     if key is None or not isinstance(base, cst.Name):
         return None
     return base.value, key
+
+
+def keyed_read(node: cst.CSTNode) -> tuple[str | None, cst.BaseExpression] | None:
+    """``(key, what is read)`` for ``x["k"]``, ``x.get("k", ...)`` and ``"k" in x``; the key
+    is None where it is no string literal. None for any other node."""
+    if isinstance(node, cst.Subscript):
+        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+            return None
+        return _string(node.slice[0].slice.value), node.value
+    if isinstance(node, cst.Call):
+        if not m.matches(node.func, m.Attribute(attr=m.Name("get"))) or not node.args:
+            return None
+        assert isinstance(node.func, cst.Attribute)
+        return _string(node.args[0].value), node.func.value
+    if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
+        if not isinstance(node.comparisons[0].operator, (cst.In, cst.NotIn)):
+            return None
+        return _string(node.left), node.comparisons[0].comparator
+    return None
 
 
 def _string(node: cst.BaseExpression) -> str | None:
