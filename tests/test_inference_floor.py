@@ -21,21 +21,30 @@ FIGURES = Path(__file__).parent.parent / "benchmarks" / "inference_figures.json"
 # "right" is a count: values right over every labelled site of the half. Accuracy over the
 # *covered* sites is reported, not floored: reaching more sites may lower that share while
 # every site right before stays right; a count of right answers cannot hide a drop that way.
+#
+# Lowered once, on purpose (2026-11-23, the run after b8b42c8): coverage fell from 82 to 57
+# tuning sites (23 to 19 holdout) because two packages' groups are now held whole -- and
+# rightly: katana-mcp-server passes the appended local to a text field (`message=message`),
+# awslabs-cloudwatch-mcp-server to `ctx.warning(msg)`, so migrating them handed a Warning to
+# a str slot (issue 10). The sites right before in those packages went with them; every
+# other package kept or gained right answers (holdout field_path 8 -> 11). Wrapping at the
+# append (`warnings.append(Warning(message=msg, ...))`, the local left a string) should win
+# them back; raise these floors again then.
 FLOORS = {
-    ("tuning", "severity", "coverage"): 0.503,  # 82/163
-    ("tuning", "severity", "right"): 69,
+    ("tuning", "severity", "coverage"): 0.349,  # 57/163 (was 82/163)
+    ("tuning", "severity", "right"): 52,  # was 69
     ("tuning", "severity", "high_right"): 1.0,  # 24/24
     ("tuning", "severity", "wrong_low"): 1.0,  # 13/13
-    ("tuning", "field_path", "right"): 38,
+    ("tuning", "field_path", "right"): 28,  # was 38
     ("tuning", "field_path", "high_right"): 1.0,  # 11/11
     ("tuning", "field_path", "wrong_low"): 1.0,  # 44/44
-    ("tuning", "code", "right"): 15,
+    ("tuning", "code", "right"): 11,  # was 15
     ("tuning", "code", "wrong_low"): 1.0,  # 67/67
-    ("holdout", "severity", "coverage"): 0.560,  # 23/41
-    ("holdout", "severity", "right"): 20,
+    ("holdout", "severity", "coverage"): 0.463,  # 19/41 (was 23/41)
+    ("holdout", "severity", "right"): 18,  # was 20
     ("holdout", "severity", "high_right"): 1.0,  # 5/5
     ("holdout", "severity", "wrong_low"): 1.0,  # 3/3
-    ("holdout", "field_path", "right"): 8,
+    ("holdout", "field_path", "right"): 11,
     ("holdout", "field_path", "high_right"): 1.0,  # 3/3
     ("holdout", "field_path", "wrong_low"): 1.0,  # 15/15
     ("holdout", "code", "right"): 4,
