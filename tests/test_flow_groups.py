@@ -583,6 +583,25 @@ def test_a_local_also_used_as_text_holds_its_group_back(tmp_path: Path) -> None:
     )
 
 
+def test_a_conditional_string_used_as_text_holds_its_group_back(tmp_path: Path) -> None:
+    """``note = "a" if x else "b"``, appended and logged: both arms would become a
+    ``Warning`` that ``log.info`` still takes as text, so the group stays as it is."""
+    source = """
+        def check(order, log):
+            warnings = []
+            note = "order is locked" if order.locked else "order is late"
+            if order.flagged:
+                warnings.append(note)
+            log.info(note)
+            return warnings
+    """
+    root = _project(tmp_path, {"app.py": source})
+    result = _diff(root)
+    assert _new_text(result, "app.py") is None
+    held = [s for s in _warning_sites(result, "app.py") if s.action is Action.SKIP]
+    assert held and all("is also used as text" in s.reasons[0] for s in held)
+
+
 def test_a_keyword_or_an_attribute_of_the_same_name_is_no_use_as_text(tmp_path: Path) -> None:
     """``message = f"..."`` appended, then ``Response(message=summary)`` and
     ``result.message``: the keyword and the attribute are other names, not the local."""

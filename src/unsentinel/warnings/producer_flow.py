@@ -272,7 +272,9 @@ class WarningProducer(WarningRewriter):
         function = self.analysis.enclosing_function(name)
         facts = self.analysis.function(function) if function is not None else None
         values = facts.assignments.get(name.value, []) if facts is not None else []
-        if function is not None and any(is_stringish(v) for v in values):
+        if function is not None and any(
+            is_stringish(v) or isinstance(v, cst.IfExp) for v in values
+        ):
             self._unless_only_appended(name, function)
         if len(values) > 1 and all(is_stringish(v) or _is_none(v) for v in values):
             for each in values:
