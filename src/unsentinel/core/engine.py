@@ -7,6 +7,7 @@ a :class:`~unsentinel.core.model.FileResult` with ``status=FAILED`` and a reason
 
 from __future__ import annotations
 
+import ast
 import codecs
 import os
 import stat
@@ -155,12 +156,14 @@ class Loaded:
     module: cst.Module
     source_facts: tuple[object, ...]
     memo: TreeMemo  # parents and positions, resolved once for every pass
+    tree: ast.Module | None = None  # the prefilter's ``ast`` parse, kept for ``mentions``
     spelled: frozenset[str] | None = None  # the names its code spells (a later round's test)
 
     def mentions(self, names: frozenset[str]) -> bool:
         """Does the code name any of ``names``? (its vocabulary is read once, when asked)"""
         if self.spelled is None:
-            self.spelled = spelled_names(self.data)
+            self.spelled = spelled_names(self.data, self.tree)
+            self.tree = None  # read once; the names are all a later round needs
         return not self.spelled.isdisjoint(names)
 
 
@@ -295,7 +298,7 @@ class Pipeline:
             return _failed(task, syntax_error(data, exc))
         from unsentinel.core.rule import TreeMemo
 
-        return Loaded(data, text, module, source_facts, TreeMemo())
+        return Loaded(data, text, module, source_facts, TreeMemo(), tree)
 
     def _result(
         self,

@@ -54,7 +54,7 @@ def merge_results(suite: Suite, config: Config, results: Iterable[FileResult]) -
     return merge_facts(suite, config, (r.facts for r in results if r.facts))
 
 
-def spelled_names(data: bytes) -> frozenset[str]:
+def spelled_names(data: bytes, tree: ast.Module | None = None) -> frozenset[str]:
     """Every name a module's code spells, and the value of every string literal in it.
 
     A later gather round re-analyses a file only if it spells a name whose facts changed:
@@ -64,12 +64,14 @@ def spelled_names(data: bytes) -> frozenset[str]:
     and sentences in strings are not names, unlike in a test of the raw bytes (``run`` in
     "rerun", ``get`` in a comment). A file Python cannot parse gives every word in it, and
     so does a file with non-ASCII bytes too (``ast`` normalises identifiers, LibCST does not).
+    ``tree``: the file already parsed by ``ast`` (the prefilter's parse), not parsed again.
     """
     words = _words(data) if not data.isascii() else frozenset()
-    try:
-        tree = ast.parse(data)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return _words(data)
+    if tree is None:
+        try:
+            tree = ast.parse(data)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return _words(data)
     found: set[str] = set(words)
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, bool)):
