@@ -23,10 +23,14 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
-from unsentinel.core.pyversion import lowest_from_requires_python, parse_target
-
-DEFAULT_LINE_LENGTH = 88  # black's and ruff's default
-DEFAULT_TARGET = (3, 8)  # when a project says nothing, assume an old grammar: always valid
+from unsentinel.core.project import (
+    DEFAULT_LINE_LENGTH,
+    DEFAULT_TARGET,
+    project_line_length,
+    project_package,
+    requires_python_target,
+)
+from unsentinel.core.pyversion import parse_target
 
 DEFAULT_EXCLUDES = (
     ".git",
@@ -277,60 +281,7 @@ def project_target(config: Config) -> tuple[int, int]:
                 f"target-version must look like 'py310', got {config.target_version!r}"
             )
         return found
-    try:
-        document = _read_toml(config.root / "pyproject.toml")
-    except ConfigError:
-        return DEFAULT_TARGET
-    project = document.get("project", {})
-    spec = project.get("requires-python") if isinstance(project, dict) else None
-    lowest = lowest_from_requires_python(spec) if isinstance(spec, str) else None
-    return lowest or DEFAULT_TARGET
-
-
-def project_line_length(root: Path) -> int:
-    """The line length the project formats to: ruff's, else black's, else 88.
-
-    ``ruff.toml`` / ``.ruff.toml`` win over ``[tool.ruff]`` (as in ruff); an unreadable file
-    or a value that is not a positive integer counts as unset.
-    """
-    candidates: list[tuple[Path, tuple[str, ...]]] = [
-        (root / "ruff.toml", ("line-length",)),
-        (root / ".ruff.toml", ("line-length",)),
-        (root / "pyproject.toml", ("tool", "ruff", "line-length")),
-        (root / "pyproject.toml", ("tool", "black", "line-length")),
-    ]
-    for path, keys in candidates:
-        if not path.is_file():
-            continue
-        try:
-            value: Any = _read_toml(path)
-        except ConfigError:
-            continue
-        for key in keys:
-            value = value.get(key) if isinstance(value, dict) else None
-        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-            return value
-    return DEFAULT_LINE_LENGTH
-
-
-NOT_PACKAGES = frozenset({"tests", "test", "testing", "docs", "examples", "scripts", "benchmarks"})
-
-
-def project_package(root: Path) -> str | None:
-    """The project's one top-level package (``pkg`` or ``src/pkg``), else None.
-
-    Features put their generated modules inside it by default (``pkg/warning_codes.py``),
-    so a repository laid out as a package gets them where its code lives; anything else
-    (no package, or several) keeps the root-level defaults.
-    """
-    packages = [
-        path.relative_to(root).as_posix()
-        for base in (root, root / "src")
-        if base.is_dir()
-        for path in sorted(base.iterdir())
-        if path.is_dir() and (path / "__init__.py").is_file() and path.name not in NOT_PACKAGES
-    ]
-    return packages[0] if len(packages) == 1 else None
+    return requires_python_target(config.root) or DEFAULT_TARGET
 
 
 def generated_modules(config: Config, sections: Sequence[Section]) -> list[str]:

@@ -36,7 +36,8 @@ if TYPE_CHECKING:
     # check whose files all stop at the prefilter never loads them.
     import libcst as cst
 
-    from unsentinel.core.rule import Rule, RuleContext, TreeMemo
+    from unsentinel.core.rule import Rule, RuleContext
+    from unsentinel.core.tree import TreeMemo
 
 # -- the pure seam ------------------------------------------------------------------------
 
@@ -100,8 +101,8 @@ def rewrite_source(
     """
     import libcst as cst
 
-    from unsentinel.core.rule import TreeMemo
     from unsentinel.core.target import fit_to_target
+    from unsentinel.core.tree import TreeMemo
 
     config = config or Config()
     module = cst.parse_module(source)
@@ -296,7 +297,7 @@ class Pipeline:
             module = cst.parse_module(data)
         except cst.ParserSyntaxError as exc:
             return _failed(task, syntax_error(data, exc))
-        from unsentinel.core.rule import TreeMemo
+        from unsentinel.core.tree import TreeMemo
 
         return Loaded(data, text, module, source_facts, TreeMemo(), tree)
 

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 import libcst as cst
 from libcst.metadata import (
     CodeRange,
-    PositionProvider,
 )
 
 from unsentinel.core.config import Config
@@ -36,7 +35,7 @@ from unsentinel.core.facts import FactBook
 from unsentinel.core.finding import Builder, Finding
 from unsentinel.core.imports import ImportRequest
 from unsentinel.core.model import Action, Inferred, Kind, Position, Site
-from unsentinel.core.tree import parent_map
+from unsentinel.core.tree import TreeMemo
 
 if TYPE_CHECKING:
     from unsentinel.core.prefilter import Detector
@@ -66,30 +65,6 @@ class Example:
     @property
     def expected(self) -> str | None:
         return None if self.after is None else textwrap.dedent(self.after).lstrip("\n")
-
-
-class TreeMemo:
-    """What one parsed module's contexts share: its parent map and its positions.
-
-    A file is analysed by every gather round and by the final pass, each time over the same
-    (never mutated) module; resolving LibCST's positions costs about as much as parsing,
-    so they are resolved once per module, on first use, and every later context reuses
-    them. The keys are the module's own nodes: valid for any wrapper built without a copy.
-    """
-
-    def __init__(self) -> None:
-        self._parents: Mapping[cst.CSTNode, cst.CSTNode] | None = None
-        self._positions: Mapping[cst.CSTNode, CodeRange] | None = None
-
-    def parents(self, module: cst.Module) -> Mapping[cst.CSTNode, cst.CSTNode]:
-        if self._parents is None:
-            self._parents = parent_map(module)
-        return self._parents
-
-    def positions(self, wrapper: cst.MetadataWrapper) -> Mapping[cst.CSTNode, CodeRange]:
-        if self._positions is None:
-            self._positions = wrapper.resolve(PositionProvider)
-        return self._positions
 
 
 class RuleContext:

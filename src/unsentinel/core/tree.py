@@ -1,4 +1,4 @@
-"""A fast parent map for a LibCST tree.
+"""A fast parent map for a LibCST tree, and the memo of what every pass over one tree shares.
 
 LibCST's ``ParentNodeProvider`` walks the tree with the full visitor machinery and asks
 every node for its children (a second, partial walk each time). Reading the dataclass
@@ -9,8 +9,10 @@ for every parsed file, so this is on the hot path.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 
 import libcst as cst
+from libcst.metadata import CodeRange, PositionProvider
 
 _CHILD_FIELDS: dict[type[cst.CSTNode], tuple[str, ...]] = {}
 
@@ -40,3 +42,27 @@ def parent_map(root: cst.CSTNode) -> dict[cst.CSTNode, cst.CSTNode]:
             parents[child] = node
         stack.extend(reversed(children))
     return parents
+
+
+class TreeMemo:
+    """What one parsed module's contexts share: its parent map and its positions.
+
+    A file is analysed by every gather round and by the final pass, each time over the same
+    (never mutated) module; resolving LibCST's positions costs about as much as parsing,
+    so they are resolved once per module, on first use, and every later context reuses
+    them. The keys are the module's own nodes: valid for any wrapper built without a copy.
+    """
+
+    def __init__(self) -> None:
+        self._parents: Mapping[cst.CSTNode, cst.CSTNode] | None = None
+        self._positions: Mapping[cst.CSTNode, CodeRange] | None = None
+
+    def parents(self, module: cst.Module) -> Mapping[cst.CSTNode, cst.CSTNode]:
+        if self._parents is None:
+            self._parents = parent_map(module)
+        return self._parents
+
+    def positions(self, wrapper: cst.MetadataWrapper) -> Mapping[cst.CSTNode, CodeRange]:
+        if self._positions is None:
+            self._positions = wrapper.resolve(PositionProvider)
+        return self._positions
