@@ -34,6 +34,7 @@ from unsentinel.warnings.helper_returns import (
     HelperReturns,
     is_helper_name,
 )
+from unsentinel.warnings.local_uses import LocalUses
 from unsentinel.warnings.rewrite import WarningRewriter
 from unsentinel.warnings.settings import warning_settings
 from unsentinel.warnings.strings import is_stringish, text_marker
@@ -295,43 +296,13 @@ class WarningProducer(WarningRewriter):
     def _unless_only_appended(self, name: cst.Name, function: cst.FunctionDef) -> None:
         """``msg = f"..."``, ``warnings.append(msg)`` and ``ctx.warning(msg)``: the assignment
         would become a ``Warning`` that the other use still takes as text, so the group
-        stays as it is. Tests of the local (``if msg:``, ``msg is None``) read it either way."""
-        for other in self.analysis.index.within(cst.Name, function):
-            if other is name or other.value != name.value or not self._is_variable(other):
-                continue
-            if self._reads_either_way(other):
-                continue
+        stays as it is (see :mod:`unsentinel.warnings.local_uses`)."""
+        uses = LocalUses(self.analysis.index, self.context.parent, self.analysis.is_warning_list)
+        other = uses.as_text(name, function)
+        if other is not None:
             self.carriers.block(
                 other, self._into, f"`{name.value}` is also used as text on this line"
             )
-            return
-
-    def _is_variable(self, name: cst.Name) -> bool:
-        """Does this ``Name`` read or bind a variable? Not a keyword (``message=...``), an
-        attribute (``r.message``), or the name a nested definition or parameter binds anew."""
-        parent = self.context.parent(name)
-        if isinstance(parent, cst.Arg):
-            return parent.keyword is not name
-        if isinstance(parent, cst.Attribute):
-            return parent.attr is not name
-        return not isinstance(parent, (cst.Param, cst.FunctionDef, cst.ClassDef))
-
-    def _reads_either_way(self, name: cst.Name) -> bool:
-        """Is this occurrence an assignment, an append into a warnings list, or a test?"""
-        parent = self.context.parent(name)
-        if isinstance(parent, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign)):
-            return getattr(parent, "target", None) is name
-        if isinstance(parent, (cst.If, cst.While, cst.UnaryOperation, cst.BooleanOperation)):
-            return True
-        if isinstance(parent, cst.Comparison):
-            return all(isinstance(c.operator, (cst.Is, cst.IsNot)) for c in parent.comparisons)
-        call = self.context.parent(parent) if isinstance(parent, cst.Arg) else None
-        return (
-            isinstance(call, cst.Call)
-            and isinstance(call.func, cst.Attribute)
-            and call.func.attr.value in (*APPENDERS, "extend")
-            and self.analysis.is_warning_list(call.func.value)
-        )
 
     def _producer(self, expr: cst.BaseExpression) -> None:
         """A string of a blocked group stays a string (reported ``skip``, naming why)."""

@@ -1,0 +1,65 @@
+"""Where else a local that is appended to a warnings list is used, and whether as text.
+
+``msg = f"..."``, ``warnings.append(msg)``, ``ctx.warning(msg)``: migrating the assignment
+would hand a ``Warning`` to ``ctx.warning``. Uses that read the local either way do not
+count: its assignments, other appends into a warnings list, and tests (``if msg:``,
+``msg is None``). Nor do names that are no use of the variable at all: a keyword
+(``message=...``), an attribute (``r.message``), a parameter or definition of that name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import libcst as cst
+
+from unsentinel.core.syntax import NodeIndex
+from unsentinel.warnings.helper_returns import APPENDERS
+
+
+class LocalUses:
+    def __init__(
+        self,
+        index: NodeIndex,
+        parent: Callable[[cst.CSTNode], cst.CSTNode | None],
+        is_warning_list: Callable[[cst.BaseExpression], bool],
+    ) -> None:
+        self._index = index
+        self._parent = parent
+        self._is_warning_list = is_warning_list
+
+    def as_text(self, name: cst.Name, function: cst.FunctionDef) -> cst.Name | None:
+        """The first other use of ``name`` in ``function`` that takes it as text, if any."""
+        for other in self._index.within(cst.Name, function):
+            if other is name or other.value != name.value or not self._is_variable(other):
+                continue
+            if not self._reads_either_way(other):
+                return other
+        return None
+
+    def _is_variable(self, name: cst.Name) -> bool:
+        """Does this ``Name`` read or bind a variable? Not a keyword (``message=...``), an
+        attribute (``r.message``), or the name a nested definition or parameter binds anew."""
+        parent = self._parent(name)
+        if isinstance(parent, cst.Arg):
+            return parent.keyword is not name
+        if isinstance(parent, cst.Attribute):
+            return parent.attr is not name
+        return not isinstance(parent, (cst.Param, cst.FunctionDef, cst.ClassDef))
+
+    def _reads_either_way(self, name: cst.Name) -> bool:
+        """Is this occurrence an assignment, an append into a warnings list, or a test?"""
+        parent = self._parent(name)
+        if isinstance(parent, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign)):
+            return getattr(parent, "target", None) is name
+        if isinstance(parent, (cst.If, cst.While, cst.UnaryOperation, cst.BooleanOperation)):
+            return True
+        if isinstance(parent, cst.Comparison):
+            return all(isinstance(c.operator, (cst.Is, cst.IsNot)) for c in parent.comparisons)
+        call = self._parent(parent) if isinstance(parent, cst.Arg) else None
+        return (
+            isinstance(call, cst.Call)
+            and isinstance(call.func, cst.Attribute)
+            and call.func.attr.value in (*APPENDERS, "extend")
+            and self._is_warning_list(call.func.value)
+        )
