@@ -285,6 +285,14 @@ PACKAGES: tuple[Package, ...] = (
         ),
         "error dicts",
     ),
+    Package(
+        _pin(
+            "katana-mcp-server",
+            "0.122.0",
+            "5409ad42a75f7f615f83a925ed4caa3add330f515b8592f1b87f81d3968256f7",
+        ),
+        "a BLOCK: sentinel constant, tuple-slot helpers, tests that read them",
+    ),
 )
 
 

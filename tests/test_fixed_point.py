@@ -90,3 +90,36 @@ def test_one_failing_file_holds_back_the_whole_apply(
     assert result.written == ()
     assert good.read_text() == 'x = "BLOCK: a"\n'
     assert result.exit_code == 2
+
+
+# A migrated ``Warning(message=...)`` must not read as a use of the local ``message`` on the
+# next run (seen on a real package: the second apply turned the message of a (message,
+# next_actions) helper into a Warning and re-annotated its tuple).
+SUMMARY_HELPER = """\
+def summarize(actions: list[str]) -> tuple[str, list[str]]:
+    message = f"applied {len(actions)} action(s)"
+    return message, ["review the actions"]
+
+
+def run(actions: list[str], existing: object) -> dict[str, object]:
+    warnings = (
+        [f"could not fetch the record; the preview shows {len(actions)} requested values"]
+        if existing is None
+        else []
+    )
+    message, next_actions = summarize(actions)
+    return {"warnings": warnings, "message": message, "next_actions": next_actions}
+"""
+
+
+def test_the_second_whole_run_over_a_migration_writes_nothing(tmp_path: Path) -> None:
+    target = tmp_path / "tool.py"
+    target.write_text(SUMMARY_HELPER)
+    config = Config(root=tmp_path)
+    first = run([tmp_path], config, Mode.APPLY, jobs=1, allow_dirty=True)
+    assert first.exit_code == 0
+    migrated = target.read_text()
+    assert "Warning(" in migrated and "-> tuple[str, list[str]]" in migrated
+    second = run([tmp_path], config, Mode.APPLY, jobs=1, allow_dirty=True)
+    assert second.written == ()
+    assert target.read_text() == migrated

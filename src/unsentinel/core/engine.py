@@ -197,7 +197,7 @@ class Pipeline:
         self.facts = facts
         self.mode = mode
         self.gather = gather  # collect cross-file facts only
-        self.prefilter = Prefilter(suite.rules, config)
+        self.prefilter = Prefilter(suite.rules, config, facts.function_names())
 
     def process(self, task: FileTask, store: FileStore | None = None) -> FileResult:
         """Run the whole pipeline on one file. Never raises.
@@ -227,8 +227,26 @@ class Pipeline:
         loaded = store.entries.get(task.path)
         if loaded is None:
             return self._regather_unread(task, store, names)
+        if isinstance(loaded, FileResult) and loaded.status is Status.PREFILTERED:
+            return self._regather_prefiltered(task, store, names)
         if not isinstance(loaded, Loaded) or not loaded.mentions(names):
             return None
+        return self.process(task, store)
+
+    def _regather_prefiltered(
+        self, task: FileTask, store: FileStore, names: frozenset[str]
+    ) -> FileResult | None:
+        """A file the prefilter stopped matters now if it spells a function the facts have
+        just learned about (the helper's own module, a test reading its result): read it
+        again and give it to the rules. Its bytes were not kept: most such files never
+        come back."""
+        if self.prefilter.fact_names.isdisjoint(names):
+            return None  # it spells no name it did not spell in an earlier round
+        read = read_source(task, self.config)
+        if isinstance(read, FileResult) or not self.prefilter.may_match(read):
+            return None
+        del store.entries[task.path]
+        store.seeded[task.path] = read
         return self.process(task, store)
 
     def _regather_unread(

@@ -65,6 +65,11 @@ class Facts(Protocol):
         is needed only for files that mention one of them)."""
         ...
 
+    def function_names(self) -> frozenset[str]:
+        """Functions this feature has facts about: a file that spells one may have
+        something to rewrite though it spells none of the rules' needles."""
+        ...
+
 
 F = TypeVar("F", bound=Facts)
 
@@ -79,6 +84,16 @@ class FactBook:
     def get(self, kind: type[F]) -> F:
         found = self.entries.get(kind)
         return found if found is not None else kind()
+
+    def function_names(self) -> frozenset[str]:
+        """Every feature's :meth:`Facts.function_names` (a reviewer's decisions, kept in
+        the book beside the facts, name no function)."""
+        found: set[str] = set()
+        for value in self.entries.values():
+            names = getattr(value, "function_names", None)
+            if names is not None:
+                found |= names()
+        return frozenset(found)
 
     def with_entries(self, values: Iterable[Facts], *, gathered: bool = True) -> FactBook:
         return FactBook({type(value): value for value in values}, gathered=gathered)

@@ -87,11 +87,35 @@ class Detector:
 
 
 class Prefilter:
-    def __init__(self, rules: Iterable[Detects], config: Config) -> None:
+    """The rules' needles and patterns over a file's bytes, then over its ``ast``.
+
+    ``names``: the functions the gather pass has facts about (a helper that returns
+    warnings, a tuple slot that holds one). A file that spells one may have something to
+    rewrite though it spells no needle: the helper's own module (``return None, note``),
+    a test that only reads its result (``assert "9999" in note``). Such a file must reach
+    the rules, or one half of a group would change without the other.
+    """
+
+    def __init__(self, rules: Iterable[Detects], config: Config, names: Iterable[str] = ()) -> None:
         self._config = config
         self._rules = [(rule, _compiled(rule.patterns(config))) for rule in rules]
         self._pattern = _compiled(p for rule, _ in self._rules for p in rule.patterns(config))
         self._anchors = _anchors(n for rule, _ in self._rules for n in rule.needles(config))
+        self._names = frozenset(name for name in names if name.isidentifier())
+        self._name_bytes = tuple(sorted(name.encode() for name in self._names))
+        self._name_pattern = _compiled(
+            rb"(?<!\w)" + re.escape(name) + rb"(?!\w)" for name in self._name_bytes
+        )
+
+    @property
+    def fact_names(self) -> frozenset[str]:
+        return self._names
+
+    def spells_fact_name(self, data: bytes) -> bool:
+        """Do the bytes spell, as a whole word, a function the facts name?"""
+        if self._name_pattern is None or not any(name in data for name in self._name_bytes):
+            return False
+        return self._name_pattern.search(data) is not None
 
     def may_match(self, data: bytes) -> bool:
         """First look, on the bytes: does any rule's pattern occur at all?
@@ -101,6 +125,9 @@ class Prefilter:
         A pattern only ever matches where one of its rule's needles occurs, so a file
         without any needle (ignoring case) cannot match.
         """
+        return self._matches_a_rule(data) or self.spells_fact_name(data)
+
+    def _matches_a_rule(self, data: bytes) -> bool:
         if self._pattern is None:
             return False
         lowered = data.lower()
@@ -109,11 +136,14 @@ class Prefilter:
         return self._pattern.search(data) is not None
 
     def has_candidates(self, data: bytes, tree: ast.Module) -> bool:
-        """Second look, on Python's own parse: could a rule whose pattern occurs act here?"""
-        return any(
+        """Second look, on Python's own parse: could a rule whose pattern occurs act here,
+        or does the code (not a comment or a docstring) spell a function the facts name?"""
+        if any(
             pattern is not None and pattern.search(data) and rule.refine(data, tree, self._config)
             for rule, pattern in self._rules
-        )
+        ):
+            return True
+        return self.spells_fact_name(data) and _spells_any(tree, self._names)
 
 
 def _compiled(patterns: Iterable[bytes]) -> re.Pattern[bytes] | None:
@@ -129,3 +159,23 @@ def _anchors(needles: Iterable[bytes]) -> tuple[bytes, ...]:
         if not any(anchor in needle for anchor in anchors):
             anchors.append(needle)
     return tuple(anchors)
+
+
+def _spells_any(tree: ast.Module, names: frozenset[str]) -> bool:
+    """Does the code name one of ``names`` (a call, a ``def``, an attribute, an import)?"""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            spelled = node.id
+        elif isinstance(node, ast.Attribute):
+            spelled = node.attr
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            spelled = node.name
+        elif isinstance(node, ast.alias):
+            if node.asname in names:
+                return True
+            spelled = node.name.rpartition(".")[2]
+        else:
+            continue
+        if spelled in names:
+            return True
+    return False

@@ -208,10 +208,17 @@ def _gather(
         facts = _with_decisions(merged, options.decisions)
         if not changed:
             break
-        # Prefiltered and failed files carry the facts of their bytes alone: settled.
-        pending = [t for t in tasks if results[t.path].status is Status.PARSED]
+        # Failed files carry the facts of their bytes alone: settled. A prefiltered file
+        # comes back (read again, parsed only if it spells one) when the facts have just
+        # learned about a function.
+        again = _REGATHERED if changed & facts.function_names() else _PARSED
+        pending = [t for t in tasks if results[t.path].status in again]
         names = frozenset(changed)
     return Gathered(facts, results)
+
+
+_PARSED = frozenset({Status.PARSED})
+_REGATHERED = frozenset({Status.PARSED, Status.PREFILTERED})
 
 
 def _with_decisions(facts: FactBook, decisions: Decisions | None) -> FactBook:

@@ -193,6 +193,16 @@ class WarningFacts:
         moved = set(self.blocked.items()) ^ set(previous.blocked.items())
         return changed | {carrier_name(carrier) for carrier, _blocker in moved}
 
+    def function_names(self) -> frozenset[str]:
+        return frozenset(
+            {
+                *self.returning,
+                *self.return_shapes,
+                *(slot.function for slot in self.tuple_slots),
+                *(param.function for param in self.params),
+            }
+        )
+
     # -- questions the rules ask ------------------------------------------------------------
     def return_shape(self, function: str) -> WarningShape | None:
         """The shape of what ``function`` returns, if it returns warnings."""

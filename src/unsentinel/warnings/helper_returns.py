@@ -99,13 +99,22 @@ class HelperReturns:
         for element, value in pairs:
             if isinstance(element, cst.Tuple):
                 self._record_slots(element, value, function)
-            elif isinstance(element, cst.Name) and self._flows_into_warnings(
-                element.value, function
-            ):
-                self.record_call(value, WarningShape.ITEM)
-                callee = helper_called(value)
-                if callee is not None:  # the name and the helper's result: one group
-                    self.carriers.link(self.carriers.of(element), (ReturnCarrier(callee),))
+            elif isinstance(element, cst.Name):
+                self._record_gathered(element, value, function)
+
+    def _record_gathered(
+        self, name: cst.Name, value: cst.BaseExpression, function: cst.FunctionDef
+    ) -> None:
+        """One name of ``a, b = await asyncio.gather(check_a(), check_b())``: what its own
+        helper returns. Appended, or only read where the helper is known to return a
+        warning, the name and the helper's result are one group."""
+        callee = helper_called(value)
+        if self._flows_into_warnings(name.value, function):
+            self.record_call(value, WarningShape.ITEM)
+        elif callee is None or self.rule.facts.return_shape(callee) is not WarningShape.ITEM:
+            return
+        if callee is not None:
+            self.carriers.link(self.carriers.of(name), (ReturnCarrier(callee),))
 
     def _record_slot(self, expr: cst.BaseExpression, index: int) -> None:
         """``loc, note = resolve(...)``: slot ``index`` of what the helper returns is a warning."""
@@ -122,14 +131,18 @@ class HelperReturns:
             if isinstance(element, cst.StarredElement):
                 return  # the names after it are at unknown positions
             self._link_list_slot(element.value, value, index)
-            if isinstance(element.value, cst.Name) and self._flows_into_warnings(
-                element.value.value, function
-            ):
+            if not isinstance(element.value, cst.Name):
+                continue
+            callee = helper_called(value)
+            if self._flows_into_warnings(element.value.value, function):
                 self._record_slot(value, index)
-                callee = helper_called(value)
-                if callee is not None:
-                    slot = (SlotCarrier(callee, index),)
-                    self.carriers.link(self.carriers.of(element.value), slot)
+            elif callee is None or index not in self.rule.facts.slots_of(callee):
+                continue
+            # A name that holds the slot's warning -- appended, or only read (a test's
+            # ``assert "9999" in warning``) -- changes only with the slot's producers.
+            if callee is not None:
+                slot = (SlotCarrier(callee, index),)
+                self.carriers.link(self.carriers.of(element.value), slot)
 
     def _link_list_slot(
         self, target: cst.BaseExpression, value: cst.BaseExpression, index: int
@@ -220,13 +233,24 @@ def _returns_list(function: cst.FunctionDef) -> bool:
 
 
 def _mentions(expr: cst.BaseExpression, name: str) -> bool:
-    """Does ``name`` occur in a (small) expression?"""
+    """Does the variable ``name`` occur in a (small) expression? A keyword (``Warning(
+    message=...)``) or an attribute (``r.message``) of that name is no use of it: else a
+    migrated ``warnings = [Warning(message=...)]`` would make every local ``message`` of
+    the function a warning on the next run."""
     found = False
 
     class _Find(cst.CSTVisitor):
         def visit_Name(self, node: cst.Name) -> None:
             nonlocal found
             found = found or node.value == name
+
+        def visit_Arg(self, node: cst.Arg) -> bool:
+            node.value.visit(self)
+            return False
+
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            node.value.visit(self)
+            return False
 
     expr.visit(_Find())
     return found

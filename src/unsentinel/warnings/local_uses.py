@@ -30,11 +30,31 @@ class LocalUses:
 
     def as_text(self, name: cst.Name, function: cst.FunctionDef) -> cst.Name | None:
         """The first other use of ``name`` in ``function`` that takes it as text, if any."""
+        slot = self._returned_slot(name)
         for other in self._index.within(cst.Name, function):
             if other is name or other.value != name.value or not self._is_variable(other):
                 continue
-            if not self._reads_either_way(other):
-                return other
+            if self._reads_either_way(other):
+                continue
+            if slot is not None and self._returned_slot(other) == slot:
+                continue  # ``return None, note`` in two branches: one place, the same slot
+            return other
+        return None
+
+    def _returned_slot(self, name: cst.Name) -> int | None:
+        """The slot of the returned tuple ``name`` is (``return None, name``: 1), if it is
+        one; ``-1`` for a bare ``return name``."""
+        parent = self._parent(name)
+        if isinstance(parent, cst.Return):
+            return -1
+        tuple_node = self._parent(parent) if isinstance(parent, cst.Element) else None
+        if not isinstance(tuple_node, cst.Tuple) or not isinstance(
+            self._parent(tuple_node), cst.Return
+        ):
+            return None
+        for index, element in enumerate(tuple_node.elements):
+            if element is parent:
+                return index
         return None
 
     def _is_variable(self, name: cst.Name) -> bool:

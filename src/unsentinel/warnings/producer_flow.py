@@ -9,7 +9,7 @@ gather pass's records) is :mod:`~unsentinel.warnings.helper_returns`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cached_property
 
@@ -205,9 +205,9 @@ class WarningProducer(WarningRewriter):
         marked = self.helpers.marked_slots(function)
         self.helpers.record_returning(function, marked)
         if isinstance(node.value, cst.Tuple):
-            self._link_list_slots(name, node.value)
-            slots = self.facts.slots_of(name)
-            for index in sorted(slots | {m for m in marked if m is not None}):
+            items = self.facts.slots_of(name) | {m for m in marked if m is not None}
+            self._link_list_slots(name, node.value, items)
+            for index in sorted(items):
                 if index < len(node.value.elements):
                     value = node.value.elements[index].value
                     into: tuple[Carrier, ...] = (SlotCarrier(name, index),)
@@ -220,14 +220,32 @@ class WarningProducer(WarningRewriter):
                 self.carriers.link(into, self.carriers.of(node.value))
                 self._elements(node.value, single=True)
 
-    def _link_list_slots(self, function: str, value: cst.Tuple) -> None:
+    def _link_list_slots(self, function: str, value: cst.Tuple, items: set[int]) -> None:
         """``return errors, warnings``: a warnings list returned in a tuple slot is one place
-        with that slot, so the caller's ``errors, warnings = check(...)`` joins its group."""
+        with that slot, so the caller's ``errors, warnings = check(...)`` joins its group.
+
+        Any other slot (but the single-warning ones in ``items``) holds what this tool does
+        not follow as warnings: ``return blocks, regulars`` where ``blocks`` gathers message
+        texts. A caller that unpacks it into a name that looks like a warnings list
+        (``block_warnings, ... = split(...)``) must not migrate on the name alone.
+        """
         for index, element in enumerate(value.elements):
             if isinstance(element, cst.StarredElement):
                 return  # the slots after it are at unknown positions
-            if self.analysis.is_warning_list(element.value):
-                self.carriers.link((SlotCarrier(function, index),), self.carriers.of(element.value))
+            slot = (SlotCarrier(function, index),)
+            if self.analysis.is_warning_list(element.value) or self.flow.shape(element.value) in (
+                WarningShape.LIST,
+                WarningShape.DICT_LIST,
+            ):
+                self.carriers.link(slot, self.carriers.of(element.value))
+            elif index not in items and not _is_nothing(element.value):
+                code = _short(element.value, self.context.code_for(element.value))
+                self.carriers.block(
+                    element.value,
+                    slot,
+                    f"slot {index} of what `{function}` returns is `{code}`,"
+                    " which is not followed as warnings",
+                )
 
     # -- candidates ----------------------------------------------------------------------
     def _elements(self, expr: cst.BaseExpression, *, single: bool = False) -> None:
@@ -276,6 +294,8 @@ class WarningProducer(WarningRewriter):
         if function is not None and any(
             is_stringish(v) or isinstance(v, cst.IfExp) for v in values
         ):
+            if self._wraps_at_append(name, function, values):
+                return
             self._unless_only_appended(name, function)
         if len(values) > 1 and all(is_stringish(v) or _is_none(v) for v in values):
             for each in values:
@@ -293,6 +313,49 @@ class WarningProducer(WarningRewriter):
             self.helpers.record_call(value, WarningShape.ITEM)
         self._unless_known(name)
 
+    def _wraps_at_append(
+        self, name: cst.Name, function: cst.FunctionDef, values: list[cst.BaseExpression]
+    ) -> bool:
+        """``msg = f"..."``, ``warnings.append(msg)``, ``return Result(message=msg)``: the
+        local stays text for its other use, and the append builds the ``Warning`` from it
+        (``warnings.append(Warning(..., message=msg, ...))``), inferred from the assignment
+        that reaches the append. Only where every value of the local is plain text: a
+        sentinel in it would reach the other use too, and ``None`` would reach ``message``.
+        """
+        if not _is_appended(name, self.context.parent) or not all(
+            is_stringish(v) and self._strip(v) is None for v in values
+        ):
+            return False
+        uses = LocalUses(self.analysis.index, self.context.parent, self.analysis.is_warning_list)
+        if uses.as_text(name, function) is None:
+            return False  # only appended: the assignment itself becomes the Warning
+        if self.carriers.blocker(self._into) is None:
+            self._producer(name, source=self._reaching(name, values))
+        else:
+            self._producer(name)  # reported as held, with the group's blocker
+        return True
+
+    def _reaching(
+        self, name: cst.Name, values: list[cst.BaseExpression]
+    ) -> cst.BaseExpression | None:
+        """The assignment of ``name`` that reaches it: the last one before it in a block
+        that holds it (``else: msg = "..."; warnings.append(msg)``), if there is one."""
+        holding = set(map(id, self.context.ancestors(name)))
+        line = self.context.position(name).line
+        reaching = [
+            value
+            for value in values
+            if self.context.position(value).line < line
+            and id(self.context.parent(self._statement_of(value))) in holding
+        ]
+        return reaching[-1] if reaching else None
+
+    def _statement_of(self, node: cst.CSTNode) -> cst.CSTNode:
+        for ancestor in self.context.ancestors(node):
+            if isinstance(ancestor, cst.BaseStatement):
+                return ancestor
+        return node
+
     def _unless_only_appended(self, name: cst.Name, function: cst.FunctionDef) -> None:
         """``msg = f"..."``, ``warnings.append(msg)`` and ``ctx.warning(msg)``: the assignment
         would become a ``Warning`` that the other use still takes as text, so the group
@@ -304,7 +367,7 @@ class WarningProducer(WarningRewriter):
                 other, self._into, f"`{name.value}` is also used as text on this line"
             )
 
-    def _producer(self, expr: cst.BaseExpression) -> None:
+    def _producer(self, expr: cst.BaseExpression, source: cst.BaseExpression | None = None) -> None:
         """A string of a blocked group stays a string (reported ``skip``, naming why)."""
         stripped = self._strip(expr)
         if self.sentinel_only != (stripped is not None) or expr in self.context.edits:
@@ -314,7 +377,7 @@ class WarningProducer(WarningRewriter):
                 self.notes.constant_uses.add(ConstantUse(carrier, stripped.marker.text))
         blocker = self.carriers.blocker(self._into)
         if blocker is None:
-            super()._producer(expr)
+            super()._producer(expr, source)
             return
         kind = "Sentinel warning" if stripped is not None else "Plain warning"
         self.context.report(
@@ -414,3 +477,23 @@ def _literal_iterable(expr: cst.ListComp | cst.GeneratorExp) -> cst.BaseExpressi
     ):
         return comp.iter
     return None
+
+
+def _is_appended(name: cst.Name, parent: Callable[[cst.CSTNode], cst.CSTNode | None]) -> bool:
+    """Is ``name`` the value an appender call adds (``warnings.append(name)``)?"""
+    arg = parent(name)
+    call = parent(arg) if isinstance(arg, cst.Arg) else None
+    return (
+        isinstance(arg, cst.Arg)
+        and arg.keyword is None
+        and isinstance(call, cst.Call)
+        and isinstance(call.func, cst.Attribute)
+        and call.func.attr.value in APPENDERS
+    )
+
+
+def _is_nothing(expr: cst.BaseExpression) -> bool:
+    """``None``, ``[]``, ``()``: a value that is consistent with warnings and with text."""
+    if _is_none(expr):
+        return True
+    return isinstance(expr, (cst.List, cst.Tuple)) and not expr.elements

@@ -101,7 +101,9 @@ class WarningRewriter(WarningRule):
         )
         return stripped.marker if stripped else None
 
-    def _producer(self, expr: cst.BaseExpression) -> None:
+    def _producer(self, expr: cst.BaseExpression, source: cst.BaseExpression | None = None) -> None:
+        """Rewrite ``expr`` into a ``Warning``; ``source``: the string its text comes from,
+        when ``expr`` is a local that stays text (inference reads the template there)."""
         stripped = self._strip(expr)
         if self.sentinel_only != (stripped is not None):
             return
@@ -110,7 +112,7 @@ class WarningRewriter(WarningRule):
         stripped = stripped or Stripped(expr)
         function = self.analysis.enclosing_function(expr)
         facts = self.analysis.function(function) if function is not None else None
-        parts = pieces(stripped.message, self._resolver(facts))
+        parts = pieces(source if source is not None else stripped.message, self._resolver(facts))
         template = template_text(parts)
         structure = structure_of(expr, self.analysis, facts)
         severity, severity_code = self._severity(stripped, template, structure)
