@@ -828,3 +828,70 @@ def test_a_sentinel_local_also_used_as_text_still_holds_its_group(tmp_path: Path
     assert held[0].reasons == (
         "connected to app.py:10: `message` is also used as text on this line",
     )
+
+
+# -- annotations follow the lists, whatever their names --------------------------------------
+
+LIST_SLOTS = """
+    def check(x) -> tuple[list[str], list[str]]:
+        errors: list[str] = []
+        warnings: list[str] = []
+        if x < 1:
+            warnings.append("BLOCK: x must be at least 1")
+        return errors, warnings
+
+    def split(warnings: list[str]) -> tuple[list[str], list[str]]:
+        blocks: list[str] = []
+        regulars: list[str] = []
+        for w in warnings:
+            if w.startswith("BLOCK:"):
+                blocks.append(w)
+            else:
+                regulars.append(w)
+        return blocks, regulars
+
+    def texts(warnings: list[str]) -> list[str]:
+        lines: list[str] = []
+        for w in warnings:
+            lines.append(w)
+        lines.append("end of report")
+        return lines
+"""
+
+
+def test_a_returned_list_slot_and_collecting_locals_say_warning(tmp_path: Path) -> None:
+    """After the migration these lists hold ``Warning`` objects: a ``list[str]`` left on
+    them fails the type check (the slot of ``return errors, warnings``; ``blocks`` and
+    ``regulars``, which only ever collect warnings). ``lines`` also takes a string: it is a
+    list of text, its annotation stays, and a warning goes in as its message."""
+    result = _diff(_project(tmp_path, {"app.py": LIST_SLOTS}))
+    text = _new_text(result, "app.py")
+    assert text is not None
+    assert "def check(x) -> tuple[list[str], list[Warning]]:" in text
+    assert "    errors: list[str] = []" in text
+    assert "def split(warnings: list[Warning]) -> tuple[list[Warning], list[Warning]]:" in text
+    assert "    blocks: list[Warning] = []" in text
+    assert "    regulars: list[Warning] = []" in text
+    assert "    lines: list[str] = []" in text
+    assert "def texts(warnings: list[Warning]) -> list[str]:" in text
+    assert "        lines.append(w.message)\n" in text
+
+
+def test_a_list_collecting_dumped_warnings_says_dict(tmp_path: Path) -> None:
+    source = """
+        def split(resp: dict) -> tuple[list[str], list[str]]:
+            blocks: list[str] = []
+            regulars: list[str] = []
+            for w in resp["warnings"]:
+                if w.startswith("BLOCK:"):
+                    blocks.append(w[len("BLOCK:"):].strip())
+                else:
+                    regulars.append(w)
+            return blocks, regulars
+    """
+    text = _new_text(_diff(_project(tmp_path, {"app.py": source})), "app.py")
+    assert text is not None
+    assert "def split(resp: dict) -> tuple[list[str], list[dict[str, Any]]]:" in text
+    assert "    blocks: list[str] = []" in text  # it collects message texts
+    assert "    regulars: list[dict[str, Any]] = []" in text
+    assert 'blocks.append(w["message"])' in text

@@ -36,6 +36,7 @@ class WarningFlow:
         self.analysis = context.shared(FileAnalysis)
         self.facts = context.facts.get(WarningFacts)
         self._active: set[int] = set()
+        self._collectors: dict[tuple[int, str], Shape | None] = {}
 
     def shape(self, expr: cst.BaseExpression) -> Shape | None:
         key = id(expr)
@@ -103,7 +104,42 @@ class WarningFlow:
             unpacked = self._unpacked(name.value, function)
             if unpacked is not None:
                 return unpacked
+            if not self.analysis.is_warning_list_name(name.value):
+                return self._collector(name.value, function)
         return Shape.LIST if self.analysis.is_warning_list_name(name.value) else None
+
+    def _collector(self, name: str, function: cst.FunctionDef) -> Shape | None:
+        """``regulars = []`` then only ``regulars.append(w)`` of warnings: a list of
+        warnings whatever its name (``split`` sorting warnings into two lists). A list that
+        also takes anything else is no warnings list."""
+        key = (id(function), name)
+        if key not in self._collectors:
+            self._collectors[key] = None  # a cycle through the appended values: don't know
+            self._collectors[key] = self._collected_shape(name, function)
+        return self._collectors[key]
+
+    def _collected_shape(self, name: str, function: cst.FunctionDef) -> Shape | None:
+        facts = self.analysis.function(function)
+        value = self.analysis.single_assignment(name, facts)
+        if not (isinstance(value, cst.List) and not value.elements):
+            return None
+        shapes = set()
+        for call in self.analysis.index.within(cst.Call, function):
+            func = call.func
+            if not (
+                isinstance(func, cst.Attribute)
+                and isinstance(func.value, cst.Name)
+                and func.value.value == name
+            ):
+                continue
+            if func.attr.value not in ("append", "insert") or not call.args:
+                return None  # ``extend``, ``+=``-like or other uses: not only warnings in
+            shapes.add(self.shape(call.args[-1].value))
+        if shapes == {Shape.ITEM}:
+            return Shape.LIST
+        if shapes == {Shape.DICT}:
+            return Shape.DICT_LIST
+        return None
 
     def _loop_variable(self, name: cst.Name, function: cst.FunctionDef | None) -> Shape | None:
         for ancestor in self.context.ancestors(name):

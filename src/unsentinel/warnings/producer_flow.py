@@ -82,7 +82,7 @@ class WarningProducer(WarningRewriter):
     def visit_Call(self, node: cst.Call) -> None:
         self._mocked_helper(node)
         func = node.func
-        if isinstance(func, cst.Attribute) and self.analysis.is_warning_list(func.value):
+        if isinstance(func, cst.Attribute) and self._is_list_of_warnings(func.value):
             method = func.attr.value
             into = self.carriers.of(func.value)
             if method in APPENDERS and len(node.args) > APPENDERS[method]:
@@ -110,6 +110,12 @@ class WarningProducer(WarningRewriter):
                 self._sink(param, arg.value)
             elif param and self.flow.shape(arg.value) is not None:
                 self.carriers.link(param, self.carriers.of(arg.value))
+
+    def _is_list_of_warnings(self, expr: cst.BaseExpression) -> bool:
+        """A warnings list by its name, or a local that only ever collects warnings."""
+        if self.analysis.is_warning_list(expr):
+            return True
+        return isinstance(expr, cst.Name) and self.flow.shape(expr) is WarningShape.LIST
 
     def _mocked_helper(self, node: cst.Call) -> None:
         """``patch("pkg.mod.check", return_value=[...])`` / ``setattr(mod, "check", lambda

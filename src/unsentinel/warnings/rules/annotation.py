@@ -94,8 +94,14 @@ class WarningAnnotation(WarningListRule):
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         # By name alone only a collection is a warnings list: ``warnings: str | None`` in
         # unittest's stubs is a filter setting, not a list of warnings.
-        if self.analysis.is_warning_list(node.target) and _is_collection(node.annotation):
+        if not _is_collection(node.annotation):
+            return
+        if self.analysis.is_warning_list(node.target):
             self._rewrite(node.annotation, dict_items=self._holds_dicts(node))
+        elif isinstance(node.target, cst.Name):  # ``regulars: list[str] = []`` that only
+            collected = self.flow.shape(node.target)  # ever collects warnings
+            if collected in (Shape.LIST, Shape.DICT_LIST):
+                self._rewrite(node.annotation, dict_items=collected is Shape.DICT_LIST)
 
     def visit_Param(self, node: cst.Param) -> None:
         if node.annotation is None:
@@ -117,6 +123,9 @@ class WarningAnnotation(WarningListRule):
             self._rewrite(node.returns, dict_items=False)
         for index in sorted(self.facts.slots_of(name)):
             self._rewrite(node.returns, dict_items=False, tuple_index=index)
+        for index, shape in sorted(self._list_slots(node).items()):
+            if index not in self.facts.slots_of(name):
+                self._rewrite(node.returns, dict_items=shape.is_dict, tuple_index=index)
 
     # -- decisions ------------------------------------------------------------------------
     def _param_shape(self, param: cst.Param, function: cst.FunctionDef | None) -> Shape | None:
@@ -142,6 +151,32 @@ class WarningAnnotation(WarningListRule):
         returns = self.analysis.index.within(cst.Return, function)
         shapes = {flow.shape(r.value) for r in returns if r.value is not None}
         return bool(shapes) and shapes <= {Shape.LIST}
+
+    def _list_slots(self, function: cst.FunctionDef) -> dict[int, Shape]:
+        """``return errors, warnings``: the slots that every returned tuple fills with a
+        warnings list of one shape (``tuple[list[str], list[str]]`` ->
+        ``tuple[list[str], list[Warning]]``)."""
+        returns = [
+            r.value for r in self.analysis.index.within(cst.Return, function) if r.value is not None
+        ]
+        if not returns or not all(isinstance(value, cst.Tuple) for value in returns):
+            return {}
+        slots: dict[int, Shape] | None = None
+        for value in returns:
+            assert isinstance(value, cst.Tuple)
+            found: dict[int, Shape] = {}
+            for index, element in enumerate(value.elements):
+                if isinstance(element, cst.StarredElement):
+                    break
+                shape = self.flow.shape(element.value)
+                if shape in (Shape.LIST, Shape.DICT_LIST):
+                    found[index] = shape
+            slots = (
+                found
+                if slots is None
+                else {i: shape for i, shape in found.items() if slots.get(i) is shape}
+            )
+        return slots or {}
 
     @cached_property
     def carriers(self) -> FileCarriers:

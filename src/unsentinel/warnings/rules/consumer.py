@@ -41,10 +41,10 @@ class WarningConsumer(WarningListRule):
         ``w.severity == "blocking"`` (``!=`` when negated); ``w.removeprefix(PREFIX).lstrip()``,
         ``w[len(PREFIX):].strip()`` and ``w.replace(PREFIX, "")`` become ``w.message``; string
         uses of a warning (f-strings, ``+``, ``"sep".join(ws)``, ``"text" in w``, ``str(w)``,
-        ``str`` methods, a ``str`` parameter, comparisons with literals) go through
-        ``.message``; ``isinstance(w, str)`` checks the new type. Dumped warnings
-        (``model_dump()``, ``asdict``, ``json.loads``) use keys instead: ``w["severity"]``,
-        ``w["message"]``.
+        ``str`` methods, a ``str`` parameter, comparisons with literals, an append to a
+        local list that also takes text) go through ``.message``; ``isinstance(w, str)``
+        checks the new type. Dumped warnings (``model_dump()``, ``asdict``, ``json.loads``)
+        use keys instead: ``w["severity"]``, ``w["message"]``.
 
     Why
         After the producers are migrated, ``w.startswith("BLOCK:")`` on a ``Warning`` raises
@@ -105,6 +105,23 @@ class WarningConsumer(WarningListRule):
             id="f-string display",
         ),
         Example(
+            """
+            def report(warnings):
+                lines = ["Warnings:"]
+                for w in warnings:
+                    lines.append(w)
+                return lines
+            """,
+            """
+            def report(warnings):
+                lines = ["Warnings:"]
+                for w in warnings:
+                    lines.append(w.message)
+                return lines
+            """,
+            id="appended to a list of text",
+        ),
+        Example(
             'blocked = any(w.startswith("BLOCK:") for w in data["warnings"])',
             'blocked = any(w["severity"] == "blocking" for w in data["warnings"])',
             id="dumped dicts",
@@ -136,6 +153,25 @@ class WarningConsumer(WarningListRule):
             return
         self._string_method(node)
         self._str_argument(node)
+        self._added_to_text(node)
+
+    def _added_to_text(self, node: cst.Call) -> None:
+        """``lines.append(w)`` where ``lines`` also takes text (``lines.append("end")``): a
+        list of text, so the warning goes in as its message. A local that only ever collects
+        warnings is a warnings list itself (its annotation says so), and is left alone."""
+        func = node.func
+        if not (
+            isinstance(func, cst.Attribute)
+            and func.attr.value in ("append", "insert")
+            and isinstance(func.value, cst.Name)
+            and node.args
+        ):
+            return
+        if self.analysis.is_warning_list(func.value) or self.reads.shape(func.value) is not None:
+            return
+        if self.analysis.enclosing_function(node) is None:
+            return
+        self.edit.message_of(node.args[-1].value, "warning added to a list of text")
 
     def _record_parameters(self, node: cst.Call) -> None:
         callee = last_name(node.func)
