@@ -57,7 +57,8 @@ DOC = ROOT / "docs" / "ecosystem.md"
 COMMAND_TIMEOUT = 1200
 INSTALL_TIMEOUT = 600
 TEST_TIMEOUT = 600
-INVARIANTS = ("crash", "empty-diff", "parses", "fixed-point", "imports", "tests")
+TYPES_TIMEOUT = 900
+INVARIANTS = ("crash", "empty-diff", "parses", "fixed-point", "imports", "types", "tests")
 # Per-file errors about the input itself (a file this Python cannot read), not about us.
 INPUT_ERRORS = (
     "syntax error at",
@@ -595,6 +596,59 @@ def import_failures(repo: Path, created: Iterable[str], python: Path) -> list[st
     return failures
 
 
+def check_types(repo: Path, workdir: Path, written: Sequence[str], report: Report) -> None:
+    """The ``types`` invariant: mypy reports no error on the files ``apply`` wrote that it
+    did not report on them before (a ``list[str]`` left holding ``Warning`` objects, a
+    ``str`` reaching a ``Warning`` slot). The package's own imports are followed silently and
+    missing ones ignored, so the comparison is about the migration, not the environment."""
+    files = [path for path in written if path.endswith(".py")]
+    git(repo, "stash", "push", "--include-untracked", "--quiet")
+    try:
+        before = mypy_errors(repo, [f for f in files if (repo / f).exists()], workdir / "mypy0")
+    finally:
+        git(repo, "stash", "pop", "--quiet")
+    after = mypy_errors(repo, files, workdir / "mypy1")
+    if before is None or after is None:
+        report.notes.append(f"types not compared: mypy took over {TYPES_TIMEOUT} s")
+        return
+    new = after - before
+    if new:
+        shown = "; ".join(sorted(new)[:5]) + (
+            f"; ... {sum(new.values()) - 5} more" if sum(new.values()) > 5 else ""
+        )
+        report.fail("types", f"{sum(new.values())} new mypy error(s) after apply: {shown}")
+
+
+MYPY_ERROR = re.compile(r"^(?P<path>.+?):\d+(?::\d+)?: error: (?P<message>.*)$")
+
+
+def mypy_errors(repo: Path, files: Sequence[str], cache: Path) -> Counter[str] | None:
+    """mypy's errors on ``files``, each as ``path: message`` without its line number (a
+    rewrite shifts lines), counted; None when mypy did not finish in time."""
+    if not files:
+        return Counter()
+    source_root = repo / "src"
+    env = {**os.environ, "MYPYPATH": str(source_root) if source_root.is_dir() else ""}
+    command = [
+        *(sys.executable, "-m", "mypy", "--ignore-missing-imports", "--follow-imports=silent"),
+        *("--explicit-package-bases", "--no-error-summary", "--show-error-codes", "--no-pretty"),
+        *("--cache-dir", str(cache), "--", *files),
+    ]
+    try:
+        done = subprocess.run(
+            command, cwd=repo, capture_output=True, text=True, timeout=TYPES_TIMEOUT, env=env
+        )
+    except subprocess.TimeoutExpired:
+        return None
+    errors: Counter[str] = Counter()
+    for line in done.stdout.splitlines():
+        found = MYPY_ERROR.match(line.strip())
+        if found:
+            message = re.sub(r"line \d+", "line N", found["message"])
+            errors[f"{found['path']}: {message}"] += 1
+    return errors
+
+
 # --- the package's own tests ---------------------------------------------------------
 
 
@@ -683,6 +737,7 @@ class Context:
     jobs: int = 2
     bounded: bool = False
     keep: bool = False
+    types: bool = False  # also compare mypy's errors on the written files, before and after
 
 
 def check_package(package: Package, context: Context) -> Report:
@@ -731,6 +786,8 @@ def run_steps(
     python = before[1] or default_python(context.tool)
     for detail in import_failures(repo, created, python):
         report.fail("imports", detail)
+    if context.types and written:
+        check_types(repo, workdir, [path for _, path in written], report)
     commit_all(repo, "after the first apply")
     second = run_tool(context.tool, repo, "apply", (), context.jobs)
     classify(second, report)
@@ -869,9 +926,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the reports as JSON")
     parser.add_argument("--keep", action="store_true", help="keep the temporary repositories")
     parser.add_argument("-j", "--jobs", type=int, default=2, choices=(1, 2))
+    parser.add_argument(
+        "--types",
+        action="store_true",
+        help="also fail on new mypy errors in the files apply wrote (slower: mypy twice)",
+    )
     parser.add_argument("--unsentinel", type=Path, default=default_unsentinel())
     args = parser.parse_args(argv)
-    context = Context(args.unsentinel, args.jobs, args.bounded, args.keep)
+    context = Context(args.unsentinel, args.jobs, args.bounded, args.keep, args.types)
     started = time.perf_counter()
     reports = []
     for package in selected(args.bounded, args.only):

@@ -57,3 +57,24 @@ def test_a_crash_stays_a_crash(code: int, stderr: str, expected: str) -> None:
     report = _judged(code, stderr)
     assert [invariant for invariant, _ in report.failures] == ["crash"]
     assert expected in report.failures[0][1]
+
+
+def test_the_types_invariant_fails_on_a_new_mypy_error_only(tmp_path: Path) -> None:
+    """An error mypy already reported before ``apply`` is the package's own (it moved down
+    a line here); a new one is the migration's."""
+    repo = tmp_path / "pkg"
+    repo.mkdir()
+    (repo / "old.py").write_text("x: int = 'already wrong'\n")
+    (repo / "m.py").write_text("def texts() -> list[str]:\n    return ['a']\n")
+    ecosystem.init_repo(repo)
+    (repo / "old.py").write_text("\nx: int = 'already wrong'\n")
+    (repo / "m.py").write_text(
+        "class Warning:\n    pass\n\n\ndef texts() -> list[str]:\n    return [Warning()]\n"
+    )
+    written = [path for _status, path in ecosystem.changed_files(repo)]
+    report = ecosystem.Report("pkg", "1")
+    ecosystem.check_types(repo, tmp_path, written, report)
+    assert [invariant for invariant, _detail in report.failures] == ["types"]
+    detail = report.failures[0][1]
+    assert detail.startswith("1 new mypy error(s) after apply: m.py: List item 0 has")
+    assert (repo / "m.py").read_text().endswith("[Warning()]\n")  # the stash came back

@@ -164,7 +164,8 @@ def test_a_local_assigned_then_appended_later_migrates(tmp_path: Path) -> None:
     assert "block = Warning(" in text
     assert 'message="order is already completed"' in text
     assert "warnings: list[Warning]" in text
-    assert "block: str | None = None" in text  # not a value of the warnings list type
+    # It holds a Warning (or None) now: ``str | None`` would fail the type check.
+    assert "block: Warning | None = None" in text
     assert Action.SKIP not in {s.action for s in _warning_sites(result, "app.py")}
 
 
@@ -895,3 +896,26 @@ def test_a_list_collecting_dumped_warnings_says_dict(tmp_path: Path) -> None:
     assert "    blocks: list[str] = []" in text  # it collects message texts
     assert "    regulars: list[dict[str, Any]] = []" in text
     assert 'blocks.append(w["message"])' in text
+
+
+def test_a_local_wrapped_at_the_append_keeps_its_str_annotation(tmp_path: Path) -> None:
+    source = """
+        def check(order, log, warnings: list[str]) -> None:
+            note: str = f"order {order.id} is late"
+            warnings.append(note)
+            log.info(note)
+    """
+    text = _new_text(_diff(_project(tmp_path, {"app.py": source})), "app.py")
+    assert text is not None
+    assert 'note: str = f"order {order.id} is late"' in text  # still text for ``log.info``
+    assert "warnings.append(Warning(" in text
+
+
+def test_a_substring_test_with_any_text_on_the_left_reads_the_message(tmp_path: Path) -> None:
+    source = """
+        def refused(result, terminal: str) -> bool:
+            return any(w.startswith("BLOCK:") and terminal in w for w in result.warnings)
+    """
+    text = _new_text(_diff(_project(tmp_path, {"app.py": source})), "app.py")
+    assert text is not None
+    assert 'any(w.severity == "blocking" and terminal in w.message for w in' in text

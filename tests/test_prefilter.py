@@ -128,3 +128,28 @@ def test_statistics_count_what_the_prefilter_did(
         "peak memory per worker, MiB (1 process)": rows["peak memory per worker, MiB (1 process)"],
     }
     assert len(parsed) == 3
+
+
+@pytest.mark.parametrize(
+    ("data", "by_bytes", "by_code"),
+    [
+        pytest.param(b"name, note = resolve(cache, 1)\n", True, True, id="a call"),
+        pytest.param(b"from app import resolve as r\n", True, True, id="an import"),
+        pytest.param(b"def resolve(cache, i):\n    return None, i\n", True, True, id="the def"),
+        pytest.param(b"# resolve it later\nx = 1\n", True, False, id="only a comment"),
+        pytest.param(b"resolved = 1\n", False, False, id="a longer word"),
+    ],
+)
+def test_a_function_the_facts_name_admits_a_file_with_no_needle(
+    data: bytes, by_bytes: bool, by_code: bool
+) -> None:
+    """``resolve`` returns a warning in a tuple slot (a gather fact): its module and the
+    tests reading its result may spell no needle, and still belong to the migration."""
+    import ast
+
+    config = Config()
+    plain = Prefilter(enabled_rules(config), config)
+    prefilter = Prefilter(enabled_rules(config), config, {"resolve"})
+    assert not plain.may_match(data)
+    assert prefilter.may_match(data) is by_bytes
+    assert prefilter.has_candidates(data, ast.parse(data)) is by_code

@@ -243,7 +243,7 @@ class Pipeline:
         if self.prefilter.fact_names.isdisjoint(names):
             return None  # it spells no name it did not spell in an earlier round
         read = read_source(task, self.config)
-        if isinstance(read, FileResult) or not self.prefilter.may_match(read):
+        if isinstance(read, FileResult) or not self.prefilter.spells_fact_name(read):
             return None
         del store.entries[task.path]
         store.seeded[task.path] = read

@@ -12,6 +12,8 @@ from unsentinel.core.rule import Example
 from unsentinel.warnings.carriers import FileCarriers
 from unsentinel.warnings.detect import ANNOTATION
 from unsentinel.warnings.facts import WarningShape as Shape
+from unsentinel.warnings.helper_returns import APPENDERS
+from unsentinel.warnings.local_uses import LocalUses
 from unsentinel.warnings.rule import WarningListRule
 from unsentinel.warnings.settings import warning_settings
 
@@ -95,6 +97,8 @@ class WarningAnnotation(WarningListRule):
         # By name alone only a collection is a warnings list: ``warnings: str | None`` in
         # unittest's stubs is a filter setting, not a list of warnings.
         if not _is_collection(node.annotation):
+            if self._holds_one_warning(node):
+                self._rewrite(node.annotation, dict_items=False)
             return
         if self.analysis.is_warning_list(node.target):
             self._rewrite(node.annotation, dict_items=self._holds_dicts(node))
@@ -102,6 +106,42 @@ class WarningAnnotation(WarningListRule):
             collected = self.flow.shape(node.target)  # ever collects warnings
             if collected in (Shape.LIST, Shape.DICT_LIST):
                 self._rewrite(node.annotation, dict_items=collected is Shape.DICT_LIST)
+
+    def _holds_one_warning(self, node: cst.AnnAssign) -> bool:
+        """``block: str | None = None`` ... ``warnings.append(block)``: the local's strings
+        become ``Warning`` objects where they are assigned, so it holds one. Not where the
+        local is also used as text: the append wraps it then, and it stays a string."""
+        target = node.target
+        function = self.analysis.enclosing_function(node)
+        if not isinstance(target, cst.Name) or function is None:
+            return False
+        appended = self._appended(target.value, function)
+        if appended is None:
+            return False
+        uses = LocalUses(self.analysis.index, self.context.parent, self.analysis.is_warning_list)
+        return uses.as_text(appended, function) is None
+
+    def _appended(self, name: str, function: cst.FunctionDef) -> cst.Name | None:
+        """The ``name`` in ``warnings.append(name)`` (into a warnings list), if any."""
+        for call in self.analysis.index.within(cst.Call, function):
+            func = call.func
+            if not (
+                isinstance(func, cst.Attribute)
+                and func.attr.value in APPENDERS
+                and len(call.args) > APPENDERS[func.attr.value]
+            ):
+                continue
+            value = call.args[APPENDERS[func.attr.value]].value
+            if (
+                isinstance(value, cst.Name)
+                and value.value == name
+                and (
+                    self.analysis.is_warning_list(func.value)
+                    or self.flow.shape(func.value) is Shape.LIST
+                )
+            ):
+                return value
+        return None
 
     def visit_Param(self, node: cst.Param) -> None:
         if node.annotation is None:
@@ -154,29 +194,31 @@ class WarningAnnotation(WarningListRule):
 
     def _list_slots(self, function: cst.FunctionDef) -> dict[int, Shape]:
         """``return errors, warnings``: the slots that every returned tuple fills with a
-        warnings list of one shape (``tuple[list[str], list[str]]`` ->
+        warnings list of one shape, or an empty list (``tuple[list[str], list[str]]`` ->
         ``tuple[list[str], list[Warning]]``)."""
         returns = [
             r.value for r in self.analysis.index.within(cst.Return, function) if r.value is not None
         ]
         if not returns or not all(isinstance(value, cst.Tuple) for value in returns):
             return {}
-        slots: dict[int, Shape] | None = None
+        shapes: dict[int, set[Shape]] = {}
+        filled: dict[int, int] = {}  # how many returns put a list (or ``[]``) in the slot
         for value in returns:
             assert isinstance(value, cst.Tuple)
-            found: dict[int, Shape] = {}
             for index, element in enumerate(value.elements):
                 if isinstance(element, cst.StarredElement):
-                    break
+                    break  # the slots after it are at unknown positions
                 shape = self.flow.shape(element.value)
                 if shape in (Shape.LIST, Shape.DICT_LIST):
-                    found[index] = shape
-            slots = (
-                found
-                if slots is None
-                else {i: shape for i, shape in found.items() if slots.get(i) is shape}
-            )
-        return slots or {}
+                    shapes.setdefault(index, set()).add(shape)
+                elif not _is_empty_list(element.value):
+                    continue
+                filled[index] = filled.get(index, 0) + 1
+        return {
+            index: next(iter(found))
+            for index, found in shapes.items()
+            if len(found) == 1 and filled.get(index) == len(returns)
+        }
 
     @cached_property
     def carriers(self) -> FileCarriers:
@@ -246,6 +288,10 @@ class WarningAnnotation(WarningListRule):
             return
         alias = self.analysis.warning_class
         self.context.add_import(models_module, "Warning", None if alias == "Warning" else alias)
+
+
+def _is_empty_list(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.List) and not expr.elements
 
 
 def _is_collection(annotation: cst.Annotation) -> bool:

@@ -405,7 +405,8 @@ class WarningConsumer(WarningListRule):
                 f'"{marker.severity}"',
                 "sentinel membership -> severity check",
             )
-        elif item is not None and is_stringish(left):
+        elif item is not None and self.reads.item_shape(left) is None:
+            # ``"text" in w``, ``status in w``: a substring test, whatever builds the text.
             self.edit.message_of(right, "substring test on a warning")
         elif is_stringish(left):
             shape = self.reads.shape(right)
