@@ -442,6 +442,23 @@ def write_doc(figures: str, doc: Path = DOC) -> None:
     doc.write_text(text, encoding="utf-8")
 
 
+def measure(
+    packages: dict[str, tuple[Pin, list[str]]], labels: list[Label], unsentinel: str
+) -> list[Outcome]:
+    outcomes: list[Outcome] = []
+    for key, (pin, list_names) in sorted(packages.items()):
+        mine = [label for label in labels if label.package == key]
+        print(f"{pin}: {len(mine)} labelled sites", file=sys.stderr)
+        outcomes.extend(match(mine, plan_package(pin, list_names, mine, unsentinel)))
+    return outcomes
+
+
+def load_dump(path: Path) -> list[Outcome]:
+    """The outcomes an earlier run wrote with ``--dump`` (labels as they were then)."""
+    entries = json.loads(path.read_text(encoding="utf-8"))
+    return [Outcome(Label(**entry["label"]), entry["site"]) for entry in entries]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -454,6 +471,12 @@ def main() -> None:
     )
     parser.add_argument("--dump", type=Path, help="also write every site's comparison as JSON here")
     parser.add_argument(
+        "--from-dump",
+        type=Path,
+        metavar="FILE",
+        help="report (and with --write-doc, write) the figures of an earlier run's --dump",
+    )
+    parser.add_argument(
         "--only",
         action="append",
         metavar="NAME",
@@ -465,12 +488,11 @@ def main() -> None:
     packages, labels = load_labels()
     if args.only:
         packages = {k: v for k, v in packages.items() if v[0].name in args.only}
-    outcomes: list[Outcome] = []
-    for key, (pin, list_names) in sorted(packages.items()):
-        mine = [label for label in labels if label.package == key]
-        print(f"{pin}: {len(mine)} labelled sites", file=sys.stderr)
-        outcomes.extend(match(mine, plan_package(pin, list_names, mine, args.unsentinel)))
-    figures = report(outcomes, len(packages))
+    if args.from_dump:
+        outcomes = load_dump(args.from_dump)
+    else:
+        outcomes = measure(packages, labels, args.unsentinel)
+    figures = report(outcomes, len({outcome.label.package for outcome in outcomes}))
     print(figures)
     if args.dump:
         args.dump.write_text(
