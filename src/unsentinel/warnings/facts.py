@@ -91,6 +91,7 @@ class WarningNotes:
     returning: set[str] = field(default_factory=set)
     return_shapes: dict[str, WarningShape] = field(default_factory=dict)
     tuple_slots: set[TupleSlot] = field(default_factory=set)
+    text_slots: set[TupleSlot] = field(default_factory=set)
     params: set[ParamSlot] = field(default_factory=set)
     marker_constants: dict[str, str] = field(default_factory=dict)
     links: set[Link] = field(default_factory=set)  # flows between carriers (warnings/graph)
@@ -107,6 +108,9 @@ class WarningFacts:
     returning: frozenset[str] = frozenset()  # functions whose return value carries warnings
     return_shapes: Mapping[str, WarningShape] = field(default_factory=dict)
     tuple_slots: frozenset[TupleSlot] = frozenset()
+    # Slots a helper fills with what is not followed as warnings (``return blocks, ...``
+    # where ``blocks`` gathers message texts): a name unpacked from one is no warnings list.
+    text_slots: frozenset[TupleSlot] = frozenset()
     params: frozenset[ParamSlot] = frozenset()
     marker_constants: Mapping[str, str] = field(default_factory=dict)  # NAME -> "BLOCK:"-like
     constant_leftovers: frozenset[str] = (
@@ -138,6 +142,7 @@ class WarningFacts:
             returning=frozenset(notes.returning),
             return_shapes=dict(notes.return_shapes),
             tuple_slots=frozenset(notes.tuple_slots),
+            text_slots=frozenset(notes.text_slots),
             params=frozenset(notes.params),
             marker_constants=dict(notes.marker_constants),
             constant_leftovers=frozenset(left_behind),
@@ -156,6 +161,7 @@ class WarningFacts:
             returning=self.returning | other.returning,
             return_shapes={**self.return_shapes, **other.return_shapes},
             tuple_slots=self.tuple_slots | other.tuple_slots,
+            text_slots=self.text_slots | other.text_slots,
             params=self.params | other.params,
             marker_constants={**self.marker_constants, **other.marker_constants},
             constant_leftovers=self.constant_leftovers | other.constant_leftovers,
@@ -185,6 +191,7 @@ class WarningFacts:
                 *((name, "returns") for name in facts.returning),
                 *((name, shape) for name, shape in facts.return_shapes.items()),
                 *((slot.function, slot) for slot in facts.tuple_slots),
+                *((slot.function, ("text", slot)) for slot in facts.text_slots),
                 *((param.function, param) for param in facts.params),
             }
 
@@ -199,6 +206,7 @@ class WarningFacts:
                 *self.returning,
                 *self.return_shapes,
                 *(slot.function for slot in self.tuple_slots),
+                *(slot.function for slot in self.text_slots),
                 *(param.function for param in self.params),
             }
         )
@@ -212,6 +220,9 @@ class WarningFacts:
 
     def returns_slot(self, function: str, index: int) -> bool:
         return TupleSlot(function, index) in self.tuple_slots
+
+    def is_text_slot(self, function: str, index: int) -> bool:
+        return TupleSlot(function, index) in self.text_slots
 
     def slots_of(self, function: str) -> set[int]:
         return {slot.index for slot in self.tuple_slots if slot.function == function}

@@ -104,6 +104,8 @@ class WarningFlow:
             unpacked = self._unpacked(name.value, function)
             if unpacked is not None:
                 return unpacked
+            if self._from_text_slot(name.value, function):
+                return None  # ``block_warnings, ... = split(...)``: texts, whatever the name
             if not self.analysis.is_warning_list_name(name.value):
                 return self._collector(name.value, function)
         return Shape.LIST if self.analysis.is_warning_list_name(name.value) else None
@@ -173,6 +175,16 @@ class WarningFlow:
                 if named and callee and self.facts.returns_slot(callee, index):
                     return Shape.ITEM
         return None
+
+    def _from_text_slot(self, name: str, function: cst.FunctionDef) -> bool:
+        """Is ``name`` unpacked from a slot its helper fills with what is not warnings?"""
+        for target, value in self.analysis.tuple_assignments(function):
+            callee = last_name(value.func) if isinstance(value, cst.Call) else None
+            for index, element in enumerate(target.elements):
+                named = isinstance(element.value, cst.Name) and element.value.value == name
+                if named and callee and self.facts.is_text_slot(callee, index):
+                    return True
+        return False
 
     def _subscript(self, expr: cst.Subscript) -> Shape | None:
         key = string_key(expr)

@@ -151,7 +151,11 @@ class HelperReturns:
         returns in that slot (linked on the ``return`` side too): one group, so its readers
         here never change unless its producers there do."""
         callee = helper_called(value)
-        if callee is not None and self.analysis.is_warning_list(target):
+        if (
+            callee is not None
+            and self.analysis.is_warning_list(target)
+            and not self.rule.facts.is_text_slot(callee, index)
+        ):
             self.carriers.link(self.carriers.of(target), (SlotCarrier(callee, index),))
 
     def _flows_into_warnings(self, name: str, function: cst.FunctionDef) -> bool:

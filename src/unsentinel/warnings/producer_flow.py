@@ -18,7 +18,7 @@ import libcst as cst
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.syntax import last_name
 from unsentinel.warnings.carriers import FileCarriers
-from unsentinel.warnings.facts import WarningShape
+from unsentinel.warnings.facts import TupleSlot, WarningShape
 from unsentinel.warnings.graph import (
     Carrier,
     ConstantUse,
@@ -115,7 +115,10 @@ class WarningProducer(WarningRewriter):
         """A warnings list by its name, or a local that only ever collects warnings."""
         if self.analysis.is_warning_list(expr):
             return True
-        return isinstance(expr, cst.Name) and self.flow.shape(expr) is WarningShape.LIST
+        return isinstance(expr, cst.Name) and self.flow.shape(expr) in (
+            WarningShape.LIST,
+            WarningShape.DICT_LIST,
+        )
 
     def _mocked_helper(self, node: cst.Call) -> None:
         """``patch("pkg.mod.check", return_value=[...])`` / ``setattr(mod, "check", lambda
@@ -232,8 +235,8 @@ class WarningProducer(WarningRewriter):
 
         Any other slot (but the single-warning ones in ``items``) holds what this tool does
         not follow as warnings: ``return blocks, regulars`` where ``blocks`` gathers message
-        texts. A caller that unpacks it into a name that looks like a warnings list
-        (``block_warnings, ... = split(...)``) must not migrate on the name alone.
+        texts. A name a caller unpacks from it is no warnings list, whatever it is called
+        (``block_warnings, ... = split(...)``): a text slot (a gather fact).
         """
         for index, element in enumerate(value.elements):
             if isinstance(element, cst.StarredElement):
@@ -245,13 +248,7 @@ class WarningProducer(WarningRewriter):
             ):
                 self.carriers.link(slot, self.carriers.of(element.value))
             elif index not in items and not _is_nothing(element.value):
-                code = _short(element.value, self.context.code_for(element.value))
-                self.carriers.block(
-                    element.value,
-                    slot,
-                    f"slot {index} of what `{function}` returns is `{code}`,"
-                    " which is not followed as warnings",
-                )
+                self.notes.text_slots.add(TupleSlot(function, index))
 
     # -- candidates ----------------------------------------------------------------------
     def _elements(self, expr: cst.BaseExpression, *, single: bool = False) -> None:
