@@ -918,3 +918,30 @@ def test_a_substring_test_with_any_text_on_the_left_reads_the_message(tmp_path: 
     text = _new_text(_diff(_project(tmp_path, {"app.py": source})), "app.py")
     assert text is not None
     assert 'any(w.severity == "blocking" and terminal in w.message for w in' in text
+
+
+def test_a_local_annotated_str_that_receives_a_warning_slot_says_warning(tmp_path: Path) -> None:
+    """``note: str | None = None`` then ``loc, note = resolve(...)``: the unpacking binds
+    the local (no use as text), so its annotation follows the slot's warning."""
+    caller = """
+        from app.resolve import resolve
+
+        def move(request, warnings: list[str]):
+            note: str | None = None
+            if request.location_id is not None:
+                location, note = resolve(request.location_id)
+            if note:
+                warnings.append(note)
+    """
+    helper = """
+        def resolve(location_id) -> tuple[int, str | None]:
+            if location_id < 0:
+                return 0, "BLOCK: no such location"
+            return location_id, None
+    """
+    root = _project(
+        tmp_path, {"app/__init__.py": "", "app/resolve.py": helper, "app/move.py": caller}
+    )
+    text = _new_text(_diff(root), "app/move.py")
+    assert text is not None
+    assert "    note: Warning | None = None\n" in text

@@ -67,11 +67,26 @@ class LocalUses:
             return parent.attr is not name
         return not isinstance(parent, (cst.Param, cst.FunctionDef, cst.ClassDef))
 
+    def _is_unpacked_into(self, element: cst.Element) -> bool:
+        """Is ``element`` a target of a tuple (or list) assignment, nested or not?"""
+        node: cst.CSTNode | None = element
+        while isinstance(node, cst.Element):
+            sequence = self._parent(node)
+            if not isinstance(sequence, (cst.Tuple, cst.List)):
+                return False
+            holder = self._parent(sequence)
+            if isinstance(holder, cst.AssignTarget):
+                return holder.target is sequence
+            node = holder
+        return False
+
     def _reads_either_way(self, name: cst.Name) -> bool:
         """Is this occurrence an assignment, an append into a warnings list, or a test?"""
         parent = self._parent(name)
         if isinstance(parent, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign)):
             return getattr(parent, "target", None) is name
+        if isinstance(parent, cst.Element) and self._is_unpacked_into(parent):
+            return True  # ``loc, note = resolve(...)``: a binding, as ``note = ...`` is
         if isinstance(parent, (cst.If, cst.While, cst.UnaryOperation, cst.BooleanOperation)):
             return True
         if isinstance(parent, cst.Comparison):
