@@ -63,13 +63,13 @@ def add(a: int, b: int) -> int:
 '''
 CLEAN = "def add(a: int, b: int) -> int:\n    return a + b\n"
 # Spells no needle: the prefilter stops it in the first round. Once the facts learn that
-# ``note`` takes a warnings list, the second round reads it again and parses it (once).
+# ``cancel`` returns warnings, the second round reads it again and parses it (once).
 CALLS_NOTE = """\
-from helpers import note
+from orders import cancel
 
 
-def record(items: list[str]) -> None:
-    note(items, "recorded")
+def count(order: dict[str, str]) -> int:
+    return len(cancel(order))
 """
 SOURCES = {
     "helpers.py": HELPERS,
@@ -167,7 +167,7 @@ def test_plan_parses_each_candidate_once(
     assert started == [0 if jobs == "1" else 2]
     assert rounds, "the gather pass never needed a second round: the test proves nothing"
     # A function's facts changed: parsed files are revisited, and prefiltered ones are
-    # read again (parsed only where they spell the function: calls_note.py).
+    # read again (parsed only where they spell a helper that returns warnings: calls_note.py).
     assert rounds[0] == len(SOURCES)
     _assert_parsed_once(parses(), originals, changed=len(REWRITTEN))
 

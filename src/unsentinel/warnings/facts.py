@@ -19,6 +19,8 @@ from unsentinel.warnings.graph import (
     Carrier,
     ConstantUse,
     Link,
+    ReturnCarrier,
+    SlotCarrier,
     carrier_name,
     settle_blocked,
 )
@@ -201,15 +203,16 @@ class WarningFacts:
         return changed | {carrier_name(carrier) for carrier, _blocker in moved}
 
     def function_names(self) -> frozenset[str]:
-        return frozenset(
-            {
-                *self.returning,
-                *self.return_shapes,
-                *(slot.function for slot in self.tuple_slots),
-                *(slot.function for slot in self.text_slots),
-                *(param.function for param in self.params),
-            }
-        )
+        """Helpers whose result is a warning that may migrate: a file that calls one (or
+        defines it) gets warnings from it. Not those whose group is held (nothing of it
+        changes, a file spelling no needle included), nor those that only take warnings
+        (their module spells the parameter's name, a needle), and never a dunder."""
+        names = {name for name in self.returning if ReturnCarrier(name) not in self.blocked} | {
+            slot.function
+            for slot in self.tuple_slots
+            if SlotCarrier(slot.function, slot.index) not in self.blocked
+        }
+        return frozenset(name for name in names if not name.startswith("__"))
 
     # -- questions the rules ask ------------------------------------------------------------
     def return_shape(self, function: str) -> WarningShape | None:
