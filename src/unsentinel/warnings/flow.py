@@ -64,9 +64,9 @@ class WarningFlow:
             if body == orelse:
                 return body
             # ``[note] if note else []``: an empty arm takes the other arm's shape.
-            if body is None and _is_empty(expr.body):
+            if body is None and is_empty(expr.body):
                 return orelse
-            if orelse is None and _is_empty(expr.orelse):
+            if orelse is None and is_empty(expr.orelse):
                 return body
             return None
         if isinstance(expr, cst.BooleanOperation) and isinstance(expr.operator, cst.Or):
@@ -82,7 +82,7 @@ class WarningFlow:
         left, right = self.shape(expr.left), self.shape(expr.right)
         if left == right:
             return left
-        if right is None and _is_empty(expr.right):
+        if right is None and is_empty(expr.right):
             return left
         return None
 
@@ -168,23 +168,27 @@ class WarningFlow:
 
     def _unpacked(self, name: str, function: cst.FunctionDef) -> Shape | None:
         """``loc, note = resolve(...)`` where ``resolve#1`` returns a warning."""
-        for target, value in self.analysis.tuple_assignments(function):
-            callee = last_name(value.func) if isinstance(value, cst.Call) else None
-            for index, element in enumerate(target.elements):
-                named = isinstance(element.value, cst.Name) and element.value.value == name
-                if named and callee and self.facts.returns_slot(callee, index):
-                    return Shape.ITEM
+        for callee, index in self._slots_bound_to(name, function):
+            if self.facts.returns_slot(callee, index):
+                return Shape.ITEM
         return None
 
     def _from_text_slot(self, name: str, function: cst.FunctionDef) -> bool:
         """Is ``name`` unpacked from a slot its helper fills with what is not warnings?"""
+        return any(
+            self.facts.is_text_slot(callee, index)
+            for callee, index in self._slots_bound_to(name, function)
+        )
+
+    def _slots_bound_to(self, name: str, function: cst.FunctionDef) -> Iterator[tuple[str, int]]:
+        """(helper, slot) of every ``a, name = helper(...)`` of ``function``."""
         for target, value in self.analysis.tuple_assignments(function):
             callee = last_name(value.func) if isinstance(value, cst.Call) else None
+            if callee is None:
+                continue
             for index, element in enumerate(target.elements):
-                named = isinstance(element.value, cst.Name) and element.value.value == name
-                if named and callee and self.facts.is_text_slot(callee, index):
-                    return True
-        return False
+                if isinstance(element.value, cst.Name) and element.value.value == name:
+                    yield callee, index
 
     def _subscript(self, expr: cst.Subscript) -> Shape | None:
         key = string_key(expr)
@@ -242,7 +246,8 @@ def loop_iterable(
     return None
 
 
-def _is_empty(expr: cst.BaseExpression) -> bool:
+def is_empty(expr: cst.BaseExpression) -> bool:
+    """``[]``, ``()`` or ``None``: consistent with a warnings list and with anything else."""
     if isinstance(expr, (cst.List, cst.Tuple)):
         return not expr.elements
     return isinstance(expr, cst.Name) and expr.value == "None"

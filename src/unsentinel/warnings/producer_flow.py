@@ -19,6 +19,7 @@ from unsentinel.core.model import Action, Kind
 from unsentinel.core.syntax import last_name
 from unsentinel.warnings.carriers import FileCarriers
 from unsentinel.warnings.facts import TupleSlot, WarningShape
+from unsentinel.warnings.flow import is_empty
 from unsentinel.warnings.graph import (
     Carrier,
     ConstantUse,
@@ -247,7 +248,7 @@ class WarningProducer(WarningRewriter):
                 WarningShape.DICT_LIST,
             ):
                 self.carriers.link(slot, self.carriers.of(element.value))
-            elif index not in items and not _is_nothing(element.value):
+            elif index not in items and not is_empty(element.value):
                 self.notes.text_slots.add(TupleSlot(function, index))
 
     # -- candidates ----------------------------------------------------------------------
@@ -493,10 +494,3 @@ def _is_appended(name: cst.Name, parent: Callable[[cst.CSTNode], cst.CSTNode | N
         and isinstance(call.func, cst.Attribute)
         and call.func.attr.value in APPENDERS
     )
-
-
-def _is_nothing(expr: cst.BaseExpression) -> bool:
-    """``None``, ``[]``, ``()``: a value that is consistent with warnings and with text."""
-    if _is_none(expr):
-        return True
-    return isinstance(expr, (cst.List, cst.Tuple)) and not expr.elements
