@@ -14,7 +14,7 @@ import pytest
 
 from unsentinel.core.config import Config
 from unsentinel.core.prefilter import Prefilter
-from unsentinel.errors.facts import defined_function_names
+from unsentinel.core.defined import defined_function_names
 from unsentinel.registry import ALL_RULES, DETECTORS, rewrite_source
 from unsentinel.warnings import candidates
 

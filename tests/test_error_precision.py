@@ -17,6 +17,7 @@ import libcst as cst
 import pytest
 
 from unsentinel.core.config import Config
+from unsentinel.core.defined import DefinedNames
 from unsentinel.core.facts import FactBook
 from unsentinel.core.model import Action, Kind, Site
 from unsentinel.errors.facts import ErrorFacts
@@ -163,7 +164,7 @@ def test_fetch_fails():
 
 
 def test_test_reader_of_our_unmigrated_helper_stays_as_a_note() -> None:
-    facts = FactBook().with_entries([ErrorFacts(defined_functions=frozenset({"fetch"}))])
+    facts = FactBook().with_entries([DefinedNames(functions=frozenset({"fetch"}))])
     new, sites = _run(TEST_READER, facts)
     assert new == textwrap.dedent(TEST_READER).lstrip("\n")
     assert {s.action for s in sites if s.kind is Kind.CONSUMER} == {Action.NOTE}
@@ -171,7 +172,7 @@ def test_test_reader_of_our_unmigrated_helper_stays_as_a_note() -> None:
 
 def test_test_reader_of_a_migrated_producer_follows_it() -> None:
     facts = FactBook().with_entries(
-        [ErrorFacts(frozenset({"fetch"}), defined_functions=frozenset({"fetch"}))]
+        [ErrorFacts(frozenset({"fetch"})), DefinedNames(functions=frozenset({"fetch"}))]
     )
     new, _sites = _run(TEST_READER, facts)
     assert 'result["error"]["message"] == "key is required"' in new

@@ -945,3 +945,58 @@ def test_a_local_annotated_str_that_receives_a_warning_slot_says_warning(tmp_pat
     text = _new_text(_diff(root), "app/move.py")
     assert text is not None
     assert "    note: Warning | None = None\n" in text
+
+
+# -- library code keeps the text it was written for ----------------------------------------
+
+SHOW = """
+    from ui import Badge
+
+    from app.widgets import Panel
+
+    def show(warnings: list[str]) -> None:
+        for w in warnings:
+            Badge(label=w, variant="secondary")
+            Panel(w)
+"""
+WIDGETS = """
+    class Panel:
+        def __init__(self, warning) -> None:
+            self.warning = warning
+"""
+
+
+def test_a_warning_passed_to_library_code_goes_as_its_message(tmp_path: Path) -> None:
+    """``Badge`` is imported from outside the repository: its ``label`` took the text and
+    still does. ``Panel`` is a class of the repository (defined in another module): what
+    it receives is ours to follow, so the warning goes to it whole."""
+    root = _project(
+        tmp_path, {"app/__init__.py": "", "app/widgets.py": WIDGETS, "app/show.py": SHOW}
+    )
+    text = _new_text(_diff(root), "app/show.py")
+    assert text is not None
+    assert 'Badge(label=w.message, variant="secondary")' in text
+    assert "Panel(w)\n" in text
+
+
+def test_a_method_defined_nowhere_in_the_repository_is_library_code(tmp_path: Path) -> None:
+    source = """
+        import logging
+
+        log = logging.getLogger(__name__)
+
+        def report(warnings: list[str], store) -> None:
+            for w in warnings:
+                log.info(w)
+                store.remember(w)
+                store.seen.add(w)
+
+        class Store:
+            def remember(self, warning) -> None:
+                self.last = warning
+    """
+    text = _new_text(_diff(_project(tmp_path, {"app.py": source})), "app.py")
+    assert text is not None
+    assert "log.info(w.message)" in text
+    assert "store.remember(w)\n" in text  # ours: defined below
+    assert "store.seen.add(w)\n" in text  # a container keeps the value as it is

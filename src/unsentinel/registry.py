@@ -21,6 +21,7 @@ from unsentinel.contracts import Contracts, Migration, emit_contracts
 from unsentinel.core import engine, runner
 from unsentinel.core.config import Config, Section
 from unsentinel.core.config import load_config as load_with_sections
+from unsentinel.core.defined import DefinedNames
 from unsentinel.core.facts import FactBook
 from unsentinel.core.model import FileResult, Mode, Position, Site
 from unsentinel.core.runner import Progress, RunOptions, RunResult
@@ -63,7 +64,7 @@ _GROUPS: dict[str, tuple[Detects, ...]] = {
     "REVIEW_RULES": review_detect.DETECTORS,
     "ALL_RULES": DETECTORS,
 }
-FACTS = (WarningFacts, ErrorFacts)
+FACTS = (DefinedNames, WarningFacts, ErrorFacts)
 EMITTERS: tuple[Emitter, ...] = (emit_warning_modules, emit_error_modules)
 # Each feature's keys in [tool.unsentinel]: the core reads the common keys only.
 SECTIONS: tuple[Section, ...] = (WARNING_SETTINGS, ERROR_SETTINGS)

@@ -8,7 +8,6 @@ of those keeps the old shape (reported as skip), because one of its producers do
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -36,9 +35,6 @@ class ErrorFacts:
     # functions that also return an error-looking dict UNS501 leaves alone: their readers
     # (and their other error dicts) stay as they are, reported as skip
     held_functions: frozenset[str] = frozenset()
-    # every function the repository defines: a reader fed by one that returns no migrated
-    # error dict keeps its keys (the producer is ours and was left alone)
-    defined_functions: frozenset[str] = frozenset()
     # (function, key): an extra key its migrated error dicts move into error.details
     moved_keys: frozenset[tuple[str, str]] = frozenset()
     # (callee, key): a reader checks the callee's result for failure and reads this key,
@@ -54,8 +50,7 @@ class ErrorFacts:
 
     @classmethod
     def from_source(cls, data: bytes) -> ErrorFacts | None:
-        names = defined_function_names(data)
-        return cls(defined_functions=names) if names else None
+        return None  # the functions a file defines are core.defined.DefinedNames
 
     @classmethod
     def from_context(cls, context: ReadFile) -> ErrorFacts:
@@ -72,7 +67,6 @@ class ErrorFacts:
         return ErrorFacts(
             self.error_functions | other.error_functions,
             self.held_functions | other.held_functions,
-            self.defined_functions | other.defined_functions,
             self.moved_keys | other.moved_keys,
             self.extra_reads | other.extra_reads,
             self.blocked | other.blocked,
@@ -103,17 +97,3 @@ class ErrorFacts:
 
     def function_names(self) -> frozenset[str]:
         return frozenset()  # the error rules' needles find every file they act on
-
-
-# ``def name(`` at the start of a line. Read from the bytes of every file of the run, so no
-# parse: a regular expression over the bytes is two orders of magnitude cheaper than
-# ``ast.parse`` plus a walk, which was most of ``check``'s time on a large tree. It may
-# also match a ``def`` inside a docstring; an extra name only makes a reader of that
-# function's result stay as it is (reported), never rewrites one.
-_DEF = re.compile(rb"^[ \t]*(?:async[ \t]+)?def[ \t]+([^\s(:]+)[ \t]*[(\[]", re.MULTILINE)
-
-
-def defined_function_names(data: bytes) -> frozenset[str]:
-    """Names of the functions a module's source defines, at any depth."""
-    names = (raw.decode("utf-8", "replace") for raw in _DEF.findall(data))
-    return frozenset(name for name in names if name.isidentifier())

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import libcst as cst
 
+from unsentinel.core.defined import DefinedNames
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.rule import Rule, RuleContext
 from unsentinel.core.syntax import NodeIndex
@@ -95,7 +96,7 @@ class ErrorGroups:
         gathered = self.context.facts.get(ErrorFacts)
         held = gathered.held_functions | frozenset(notes.held_functions)
         producers = (gathered.error_functions | frozenset(notes.error_functions)) - held
-        ours = gathered.defined_functions
+        ours = self.context.facts.get(DefinedNames).functions
         tests = ConsumerFinder(self.rule, self.context, index, producers, held, ours)
         clients = ClientFinder(self.rule, self.context, index)
         functions: list[cst.FunctionDef | None] = [None]

@@ -18,6 +18,7 @@ from unsentinel.warnings.carriers import is_helper_call
 from unsentinel.warnings.detect import CONSUMER
 from unsentinel.warnings.facts import ParamSlot
 from unsentinel.warnings.facts import WarningShape as Shape
+from unsentinel.warnings.library_calls import LibraryCalls
 from unsentinel.warnings.read_rewrite import ReadRewriter
 from unsentinel.warnings.reads import (
     STR_METHODS,
@@ -42,7 +43,8 @@ class WarningConsumer(WarningListRule):
         ``w[len(PREFIX):].strip()`` and ``w.replace(PREFIX, "")`` become ``w.message``; string
         uses of a warning (f-strings, ``+``, ``"sep".join(ws)``, ``"text" in w``, ``str(w)``,
         ``str`` methods, a ``str`` parameter, comparisons with literals, an append to a
-        local list that also takes text) go through ``.message``; ``isinstance(w, str)``
+        local list that also takes text, an argument of library code such as
+        ``Badge(label=w)``) go through ``.message``; ``isinstance(w, str)``
         checks the new type. Dumped warnings (``model_dump()``, ``asdict``, ``json.loads``)
         use keys instead: ``w["severity"]``, ``w["message"]``.
 
@@ -122,6 +124,23 @@ class WarningConsumer(WarningListRule):
             id="appended to a list of text",
         ),
         Example(
+            """
+            from ui import Badge
+
+            def show(warnings):
+                for w in warnings:
+                    Badge(label=w, variant="secondary")
+            """,
+            """
+            from ui import Badge
+
+            def show(warnings):
+                for w in warnings:
+                    Badge(label=w.message, variant="secondary")
+            """,
+            id="passed to library code",
+        ),
+        Example(
             'blocked = any(w.startswith("BLOCK:") for w in data["warnings"])',
             'blocked = any(w["severity"] == "blocking" for w in data["warnings"])',
             id="dumped dicts",
@@ -131,6 +150,10 @@ class WarningConsumer(WarningListRule):
     @cached_property
     def reads(self) -> WarningReads:
         return WarningReads(self)
+
+    @cached_property
+    def library(self) -> LibraryCalls:
+        return LibraryCalls(self.context, self.analysis.index)
 
     @cached_property
     def edit(self) -> ReadRewriter:
@@ -154,6 +177,16 @@ class WarningConsumer(WarningListRule):
         self._string_method(node)
         self._str_argument(node)
         self._added_to_text(node)
+        self._passed_to_library(node)
+
+    def _passed_to_library(self, node: cst.Call) -> None:
+        """``Badge(label=w)``, ``log.info(w)``: library code written for text keeps getting
+        text (:mod:`~unsentinel.warnings.library_calls` says which calls those are)."""
+        if not self.library.takes_text(node):
+            return
+        for arg in node.args:
+            if not arg.star:
+                self.edit.message_of(arg.value, "warning passed to library code")
 
     def _added_to_text(self, node: cst.Call) -> None:
         """``lines.append(w)`` where ``lines`` also takes text (``lines.append("end")``): a
