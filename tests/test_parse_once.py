@@ -1,7 +1,7 @@
 """Each file is parsed by LibCST at most once per run, and a file with no candidates never.
 
 LibCST's parser is most of a run's cost (issue 11): the gather rounds and the rewrite share
-one tree per file (:class:`~unsentinel.core.engine.FileStore`), in this process or in the
+one tree per file (:class:`~unsentinel.core.store.FileStore`), in this process or in the
 pool lane that owns the file. The test patches ``libcst.parse_module`` to log what it is
 asked to parse (to a file, so that forked pool workers log too), and compares the log with
 the project's files. The only other parse a run makes is of a rewrite's output, once, to

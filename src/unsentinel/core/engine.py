@@ -1,18 +1,17 @@
 """The per-file pipeline: bytes -> decode -> prefilter -> parse -> rules -> edits -> validate.
 
-:func:`process_file` is what the worker pool runs; it never raises, every problem becomes
-a :class:`~unsentinel.core.model.FileResult` with ``status=FAILED`` and a reason.
+:class:`Pipeline` is what the worker pool runs; it never raises, every problem becomes
+a :class:`~unsentinel.core.model.FileResult` with ``status=FAILED`` and a reason. What a
+process keeps of each file between passes (bytes, the parsed module) is
+:mod:`unsentinel.core.store`.
 :func:`rewrite_source` is the pure ``str -> str`` seam that rule tests drive.
 """
 
 from __future__ import annotations
 
-import ast
 import codecs
-import os
-import stat
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,7 +26,8 @@ from unsentinel.core.gather import (
 )
 from unsentinel.core.model import FileResult, FileTask, Mode, Site, Status
 from unsentinel.core.prefilter import Prefilter
-from unsentinel.core.source import SourceError, decode_source, is_generated
+from unsentinel.core.source import SourceError, decode_source
+from unsentinel.core.store import FileStore, Loaded, failed_result, read_source, unless_generated
 from unsentinel.core.suite import Suite
 from unsentinel.core.validate import RewriteError, python_parse, syntax_error, validate_rewrite
 
@@ -144,48 +144,6 @@ def gather_module(
 # -- the file pipeline --------------------------------------------------------------------
 
 
-@dataclass
-class Loaded:
-    """A file read, decoded and parsed by LibCST: what every later pass of the run reuses.
-
-    The module is never mutated (edits build a new tree), so the gather rounds and the
-    rewrite can all analyse the same one: a file is parsed by LibCST once per run.
-    """
-
-    data: bytes
-    text: str
-    module: cst.Module
-    source_facts: tuple[object, ...]
-    memo: TreeMemo  # parents and positions, resolved once for every pass
-    tree: ast.Module | None = None  # the prefilter's ``ast`` parse, kept for ``mentions``
-    spelled: frozenset[str] | None = None  # the names its code spells (a later round's test)
-
-    def mentions(self, names: frozenset[str]) -> bool:
-        """Does the code name any of ``names``? (its vocabulary is read once, when asked)"""
-        if self.spelled is None:
-            self.spelled = spelled_names(self.data, self.tree)
-            self.tree = None  # read once; the names are all a later round needs
-        return not self.spelled.isdisjoint(names)
-
-
-class FileStore:
-    """One process's memory of the run's files, so that each is read and parsed once.
-
-    ``seeded`` holds bytes the caller has already read (the pool estimate, the check cache's
-    key); :meth:`take` hands it over once. Entries are what :class:`Pipeline` learned
-    loading a file: a :class:`Loaded` module, or the early result (failed, skipped,
-    prefiltered) that every later pass would reach again.
-    """
-
-    def __init__(self, seeded: dict[Path, bytes] | None = None) -> None:
-        self.seeded = seeded if seeded is not None else {}
-        self.entries: dict[Path, Loaded | FileResult] = {}
-
-    def take(self, task: FileTask) -> bytes | None:
-        """Bytes already read for ``task``, handed over once (None: read the file)."""
-        return self.seeded.pop(task.path, None)
-
-
 class Pipeline:
     """The per-file pipeline for one run: built once per worker process, reused per file."""
 
@@ -208,11 +166,11 @@ class Pipeline:
         try:
             return self._process(task, store or FileStore())
         except RewriteError as exc:
-            return _failed(task, f"{exc}; file left unchanged (please report this)")
+            return failed_result(task, f"{exc}; file left unchanged (please report this)")
         except RecursionError:
-            return _failed(task, "too deeply nested to parse (recursion limit)")
+            return failed_result(task, "too deeply nested to parse (recursion limit)")
         except Exception as exc:  # the per-file runner must never take the run down
-            return _failed(task, f"internal error: {type(exc).__name__}: {exc}")
+            return failed_result(task, f"internal error: {type(exc).__name__}: {exc}")
 
     def regather(
         self, task: FileTask, store: FileStore, names: frozenset[str]
@@ -289,9 +247,10 @@ class Pipeline:
     def _load(self, task: FileTask, data: bytes | None) -> Loaded | FileResult:
         """Read, decode, prefilter and parse one file: everything that depends on its bytes
         alone, so it is done once however many passes look at the file."""
-        data_or_result = (
-            read_source(task, self.config) if data is None else _generated(task, data, self.config)
-        )
+        if data is None:
+            data_or_result = read_source(task, self.config)
+        else:
+            data_or_result = unless_generated(task, data, self.config)
         if isinstance(data_or_result, FileResult):
             return data_or_result
         data = data_or_result
@@ -301,10 +260,10 @@ class Pipeline:
         try:
             text, _encoding = decode_source(data)
         except SourceError as exc:
-            return _failed(task, str(exc))
+            return failed_result(task, str(exc))
         tree, too_deep = python_parse(data)
         if too_deep is not None:
-            return _failed(task, too_deep)
+            return failed_result(task, too_deep)
         if tree is not None and not self.prefilter.has_candidates(data, tree):
             # Python's own parser shows no code any rule could act on (the words were in
             # comments, docstrings or module names): LibCST is never asked.
@@ -314,7 +273,7 @@ class Pipeline:
         try:
             module = cst.parse_module(data)
         except cst.ParserSyntaxError as exc:
-            return _failed(task, syntax_error(data, exc))
+            return failed_result(task, syntax_error(data, exc))
         from unsentinel.core.tree import TreeMemo
 
         return Loaded(data, text, module, source_facts, TreeMemo(), tree)
@@ -390,42 +349,6 @@ def _first_change(context: RuleContext) -> str:
             position = context.position(finding.node)
             return f"line {position.line} would change again ({finding.rule}: {finding.message})"
     return "a second run would change the imports"
-
-
-def read_source(task: FileTask, config: Config) -> bytes | FileResult:
-    """The file's bytes as the pipeline takes them, or the result that ends it early; also
-    for callers that read before the pipeline runs (the check cache's key)."""
-    try:
-        info = os.stat(task.path)
-    except FileNotFoundError:
-        return _failed(task, "file vanished before it could be read")
-    except OSError as exc:
-        return _failed(task, f"cannot stat: {exc.strerror}")
-    if stat.S_ISDIR(info.st_mode):
-        return _failed(task, "is a directory, not a Python file")
-    if not stat.S_ISREG(info.st_mode):
-        return _failed(task, "not a regular file (FIFO, socket or device)")
-    if info.st_size > config.max_file_size:
-        reason = f"larger than max-file-size ({info.st_size} > {config.max_file_size} bytes)"
-        return FileResult(task.display, Status.SKIPPED, skip_reason=reason)
-    try:
-        data = task.path.read_bytes()
-    except FileNotFoundError:
-        return _failed(task, "file vanished before it could be read")
-    except OSError as exc:
-        return _failed(task, f"cannot read: {exc.strerror}")
-    return _generated(task, data, config)
-
-
-def _generated(task: FileTask, data: bytes, config: Config) -> bytes | FileResult:
-    """``data``, unless the file says it is generated and the project skips such files."""
-    if not config.include_generated and is_generated(data):
-        return FileResult(task.display, Status.SKIPPED, skip_reason="generated file (@generated)")
-    return data
-
-
-def _failed(task: FileTask, reason: str) -> FileResult:
-    return FileResult(task.display, Status.FAILED, error=reason)
 
 
 def _site_order(site: Site) -> tuple[int, int, str]:

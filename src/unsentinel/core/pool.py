@@ -3,7 +3,7 @@
 The pool starts only when the work is large enough (:data:`POOL_MIN_BYTES`), and the largest
 files go first so that no worker is left parsing a 10,000-line module while the others idle.
 Each file stays in one worker for the whole run (a *lane*: a single-process executor with
-its own :class:`~unsentinel.core.engine.FileStore`), so the gather rounds and the rewrite
+its own :class:`~unsentinel.core.store.FileStore`), so the gather rounds and the rewrite
 find the file already read and parsed there: LibCST parses it once per run, and only a
 file's results cross between processes, never its tree. Results come back in input order
 whatever order they finish in, so output is deterministic.
@@ -19,9 +19,10 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from unsentinel.core.engine import FileStore, Pipeline
+from unsentinel.core.engine import Pipeline
 from unsentinel.core.model import FileResult, FileTask
 from unsentinel.core.prefilter import Prefilter
+from unsentinel.core.store import FileStore
 
 # Below this much work a pool costs more than it saves: starting the workers and sending them
 # the rules takes a few tenths of a second, about what LibCST needs for this many bytes.

@@ -14,7 +14,7 @@ import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import libcst as cst
 from libcst.metadata import (
@@ -37,10 +37,19 @@ from unsentinel.core.imports import ImportRequest
 from unsentinel.core.model import Action, Inferred, Kind, Position, Site
 from unsentinel.core.tree import TreeMemo
 
-if TYPE_CHECKING:
-    from unsentinel.core.prefilter import Detector
-
 T = TypeVar("T")
+
+
+class RuleDetector(Protocol):
+    """What a rule class reads of its detector (:class:`~unsentinel.core.prefilter.Detector`
+    has it): declared here, so that this module never imports the prefilter, which imports
+    it."""
+
+    def needles(self, config: Config) -> tuple[bytes, ...]: ...
+
+    def patterns(self, config: Config) -> tuple[bytes, ...]: ...
+
+    def refine(self, data: bytes, tree: ast.Module, config: Config) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -359,7 +368,7 @@ class Rule(cst.BatchableCSTVisitor):
 
     # The rule's LibCST-free description (code, name, needles, patterns, refine), declared in
     # its feature's ``detect`` module so that the prefilter never imports this class.
-    detector: ClassVar[Detector | None] = None
+    detector: ClassVar[RuleDetector | None] = None
 
     @classmethod
     def load(cls) -> type[Rule]:

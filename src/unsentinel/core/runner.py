@@ -4,7 +4,7 @@ This module keeps the order of things; where the files are worked (this process 
 of lanes that each keep their files parsed) is :mod:`unsentinel.core.pool`, and how an
 ``apply`` writes (all or nothing, journalled) is :mod:`unsentinel.core.transaction`.
 Each file is read once and parsed by LibCST at most once per run: the gather rounds and
-the rewrite share what :class:`~unsentinel.core.engine.FileStore` kept. Every command
+the rewrite share what :class:`~unsentinel.core.store.FileStore` kept. Every command
 gathers, ``check`` included, so that it reports what ``plan`` reports; a cached ``check``
 takes each file's gather output and result from :mod:`unsentinel.core.cache` where the
 file, and the facts it was told, are the same as then.
@@ -20,7 +20,7 @@ from unsentinel.core.cache import CACHEABLE, CheckCache, Miss, settings_key
 from unsentinel.core.config import Config
 from unsentinel.core.decisions import Decisions
 from unsentinel.core.discovery import discover
-from unsentinel.core.engine import FileStore, Pipeline, read_source
+from unsentinel.core.engine import Pipeline
 from unsentinel.core.facts import FactBook
 from unsentinel.core.gather import changed_functions, merge_results
 from unsentinel.core.lock import project_lock
@@ -29,6 +29,7 @@ from unsentinel.core.pool import Progress as Progress  # re-exported: the CLI dr
 from unsentinel.core.pool import Workers, effective_jobs, worth_a_pool
 from unsentinel.core.prefilter import Prefilter
 from unsentinel.core.result import RunResult as RunResult  # re-exported: the public result
+from unsentinel.core.store import FileStore, read_source
 from unsentinel.core.suite import Suite
 from unsentinel.core.transaction import ApplyOptions, apply
 

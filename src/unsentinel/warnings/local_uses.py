@@ -5,16 +5,24 @@ would hand a ``Warning`` to ``ctx.warning``. Uses that read the local either way
 count: its assignments, other appends into a warnings list, and tests (``if msg:``,
 ``msg is None``). Nor do names that are no use of the variable at all: a keyword
 (``message=...``), an attribute (``r.message``), a parameter or definition of that name.
+
+Where such a local is wrapped at the append instead (see
+:class:`~unsentinel.warnings.producer_flow.WarningProducer`), the append and the assignment
+that reaches it are found here too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from unsentinel.core.syntax import NodeIndex
 from unsentinel.warnings.helper_returns import APPENDERS
+
+if TYPE_CHECKING:
+    from unsentinel.core.rule import RuleContext
 
 
 class LocalUses:
@@ -98,3 +106,39 @@ class LocalUses:
             and call.func.attr.value in (*APPENDERS, "extend")
             and self._is_warning_list(call.func.value)
         )
+
+
+def is_appended(name: cst.Name, parent: Callable[[cst.CSTNode], cst.CSTNode | None]) -> bool:
+    """Is ``name`` the value an appender call adds (``warnings.append(name)``)?"""
+    arg = parent(name)
+    call = parent(arg) if isinstance(arg, cst.Arg) else None
+    return (
+        isinstance(arg, cst.Arg)
+        and arg.keyword is None
+        and isinstance(call, cst.Call)
+        and isinstance(call.func, cst.Attribute)
+        and call.func.attr.value in APPENDERS
+    )
+
+
+def reaching_assignment(
+    context: RuleContext, name: cst.Name, values: list[cst.BaseExpression]
+) -> cst.BaseExpression | None:
+    """The assignment of ``name`` that reaches it: the last one before it in a block that
+    holds it (``else: msg = "..."; warnings.append(msg)``), if there is one."""
+    holding = set(map(id, context.ancestors(name)))
+    line = context.position(name).line
+    reaching = [
+        value
+        for value in values
+        if context.position(value).line < line
+        and id(context.parent(_statement_of(context, value))) in holding
+    ]
+    return reaching[-1] if reaching else None
+
+
+def _statement_of(context: RuleContext, node: cst.CSTNode) -> cst.CSTNode:
+    for ancestor in context.ancestors(node):
+        if isinstance(ancestor, cst.BaseStatement):
+            return ancestor
+    return node

@@ -9,7 +9,7 @@ gather pass's records) is :mod:`~unsentinel.warnings.helper_returns`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cached_property
 
@@ -35,7 +35,7 @@ from unsentinel.warnings.helper_returns import (
     HelperReturns,
     is_helper_name,
 )
-from unsentinel.warnings.local_uses import LocalUses
+from unsentinel.warnings.local_uses import LocalUses, is_appended, reaching_assignment
 from unsentinel.warnings.rewrite import WarningRewriter
 from unsentinel.warnings.settings import warning_settings
 from unsentinel.warnings.strings import is_stringish, text_marker
@@ -326,7 +326,7 @@ class WarningProducer(WarningRewriter):
         that reaches the append. Only where every value of the local is plain text: a
         sentinel in it would reach the other use too, and ``None`` would reach ``message``.
         """
-        if not _is_appended(name, self.context.parent) or not all(
+        if not is_appended(name, self.context.parent) or not all(
             is_stringish(v) and self._strip(v) is None for v in values
         ):
             return False
@@ -334,31 +334,10 @@ class WarningProducer(WarningRewriter):
         if uses.as_text(name, function) is None:
             return False  # only appended: the assignment itself becomes the Warning
         if self.carriers.blocker(self._into) is None:
-            self._producer(name, source=self._reaching(name, values))
+            self._producer(name, source=reaching_assignment(self.context, name, values))
         else:
             self._producer(name)  # reported as held, with the group's blocker
         return True
-
-    def _reaching(
-        self, name: cst.Name, values: list[cst.BaseExpression]
-    ) -> cst.BaseExpression | None:
-        """The assignment of ``name`` that reaches it: the last one before it in a block
-        that holds it (``else: msg = "..."; warnings.append(msg)``), if there is one."""
-        holding = set(map(id, self.context.ancestors(name)))
-        line = self.context.position(name).line
-        reaching = [
-            value
-            for value in values
-            if self.context.position(value).line < line
-            and id(self.context.parent(self._statement_of(value))) in holding
-        ]
-        return reaching[-1] if reaching else None
-
-    def _statement_of(self, node: cst.CSTNode) -> cst.CSTNode:
-        for ancestor in self.context.ancestors(node):
-            if isinstance(ancestor, cst.BaseStatement):
-                return ancestor
-        return node
 
     def _unless_only_appended(self, name: cst.Name, function: cst.FunctionDef) -> None:
         """``msg = f"..."``, ``warnings.append(msg)`` and ``ctx.warning(msg)``: the assignment
@@ -481,16 +460,3 @@ def _literal_iterable(expr: cst.ListComp | cst.GeneratorExp) -> cst.BaseExpressi
     ):
         return comp.iter
     return None
-
-
-def _is_appended(name: cst.Name, parent: Callable[[cst.CSTNode], cst.CSTNode | None]) -> bool:
-    """Is ``name`` the value an appender call adds (``warnings.append(name)``)?"""
-    arg = parent(name)
-    call = parent(arg) if isinstance(arg, cst.Arg) else None
-    return (
-        isinstance(arg, cst.Arg)
-        and arg.keyword is None
-        and isinstance(call, cst.Call)
-        and isinstance(call.func, cst.Attribute)
-        and call.func.attr.value in APPENDERS
-    )
