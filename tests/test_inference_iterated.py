@@ -2,7 +2,8 @@
 
 A loop over ``payload.get("requires", [])`` or ``entrypoints.items()`` walks the input
 itself; an ``if``/``else`` that appends either way (``if acknowledged: ... else: ...``)
-says how the warning reads, not which input is at fault (issue 13, item 3).
+says how the warning reads, not which input is at fault (issue 13, item 3); nor does a
+test that compares an input with a case the message does not say.
 """
 
 from __future__ import annotations
@@ -59,6 +60,19 @@ def check_tool(tool_path: str | None, fallback: str) -> list[str]:
     else:
         if not exists(tool_path):
             warnings.append(f"absent: {fallback} is used instead")
+    return warnings
+
+
+def check_cluster(kind: str, status: str, batch_size: int) -> list[str]:
+    warnings = []
+    if kind == "post-broker-timeout":
+        warnings.append("authentication failed: IAM or SASL issues")
+    if status == Status.PARTIALLY_RECEIVED.value or status in ("held", "late"):
+        warnings.append("replayed rows are received first")
+    if kind == "msk" and not batch_size:
+        warnings.append("unset: the cluster cannot start")
+    if kind == "freight":
+        warnings.append("freight pickups need a dock appointment")
     return warnings
 """
 
@@ -131,3 +145,25 @@ def test_an_else_that_appends_only_under_its_own_test_keeps_the_guard(
     """``if not tool_path: ... else: if not exists(tool_path): ...``: two situations, and
     ``not tool_path`` still guards the first."""
     assert sites["missing:"] == ("tool_path", "high")
+
+
+def test_a_comparison_with_a_case_only_picks_the_situation(
+    sites: dict[str, tuple[object, object]],
+) -> None:
+    """``kind == "post-broker-timeout"`` and ``status == Status.X.value`` say which
+    situation the code is in; the message names neither input nor the case: no field is
+    at fault (low, for review)."""
+    assert sites["authentication"] == (None, "low")
+    assert sites["replayed"] == (None, "low")
+
+
+def test_a_case_the_message_says_is_what_the_warning_is_about(
+    sites: dict[str, tuple[object, object]],
+) -> None:
+    assert sites["freight"] == ("kind", "low")
+
+
+def test_an_input_the_condition_also_tests_for_validity_still_guards(
+    sites: dict[str, tuple[object, object]],
+) -> None:
+    assert sites["unset:"] == ("batch_size", "low")

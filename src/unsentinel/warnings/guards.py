@@ -97,3 +97,69 @@ def _appended_lists(arm: cst.CSTNode) -> set[str]:
 
 
 _ADDERS = frozenset(["append", "insert", "extend"])
+
+
+def case_subjects(condition: cst.BaseExpression, message: str) -> list[cst.BaseExpression]:
+    """What a condition compares with a *case* the message does not say:
+    ``issue_type == "post-broker-timeout"``, ``status in ("held", "late")``,
+    ``mode == Mode.STRICT.value``.
+
+    Such a test picks which situation the code is in (which diagnosis to give); it does not
+    test whether the value is valid, so the compared input is no culprit by that test
+    alone. Where the message says the case (``carrier == "freight"``, "freight pickups
+    need a dock appointment"), the case itself is what the warning is about, and the test
+    still counts. Comparisons with ``None``, numbers or an empty string are validity tests
+    and are never listed.
+    """
+    said = message.lower()
+    found: list[cst.BaseExpression] = []
+    for node in _comparisons(condition):
+        if len(node.comparisons) != 1:
+            continue
+        target = node.comparisons[0]
+        if not isinstance(target.operator, _CASE_OPERATORS):
+            continue
+        values = _case_values(target.comparator)
+        if values and not any(value.lower() in said for value in values):
+            found.append(node.left)
+    return found
+
+
+_CASE_OPERATORS = (cst.Equal, cst.NotEqual, cst.In, cst.NotIn)
+
+
+def _comparisons(condition: cst.BaseExpression) -> list[cst.Comparison]:
+    found: list[cst.Comparison] = []
+
+    class _Collect(cst.CSTVisitor):
+        def visit_Comparison(self, node: cst.Comparison) -> None:
+            found.append(node)
+
+    condition.visit(_Collect())
+    return found
+
+
+def _case_values(expr: cst.BaseExpression) -> list[str] | None:
+    """The cases ``expr`` names: a non-empty string literal, an enum-like member
+    (``Status.DONE``, the ``.value`` of one), or a literal collection of those; None when
+    it is anything else."""
+    if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
+        found: list[str] = []
+        for element in expr.elements:
+            values = _case_values(element.value)
+            if values is None:
+                return None
+            found += values
+        return found or None
+    if isinstance(expr, cst.SimpleString):
+        value = expr.evaluated_value
+        return [value] if isinstance(value, str) and value else None
+    if isinstance(expr, cst.Attribute) and expr.attr.value == "value":
+        expr = expr.value
+    if isinstance(expr, cst.Attribute) and _is_constant_name(expr.attr.value):
+        return [expr.attr.value]
+    return None
+
+
+def _is_constant_name(name: str) -> bool:
+    return name.isupper() and any(char.isalpha() for char in name)

@@ -16,6 +16,7 @@ from unsentinel.core.layout import call_code, expression_code
 from unsentinel.core.model import Action, Confidence, Inferred, Kind, Severity
 from unsentinel.core.syntax import last_name
 from unsentinel.warnings.analysis import FunctionFacts
+from unsentinel.warnings.guards import case_subjects
 from unsentinel.warnings.inference.code import (
     Template,
     code_confidence,
@@ -200,11 +201,15 @@ class WarningRewriter(WarningRule):
                 found, lost_here = self.analysis.input_references(part, facts, site)
                 interpolated.extend(found)
                 lost = lost or lost_here
+        text = " ".join(part for part in parts if isinstance(part, str))
         guard = self.analysis.fault_condition(site)
         guarding: list[str] = []
+        selecting: list[str] = []
         if guard is not None:
             guarding, lost_guard = self.analysis.input_references(guard, facts, site)
             lost = lost or lost_guard
+            for subject in case_subjects(guard, text):
+                selecting += self.analysis.input_references(subject, facts, site)[0]
         return infer_field_path(
             mentioned,
             interpolated,
@@ -212,8 +217,9 @@ class WarningRewriter(WarningRule):
             severity=severity,
             unindexed_loop=lost,
             absent=absent,
-            text=" ".join(part for part in parts if isinstance(part, str)),
+            text=text,
             tested=attributes_tested(guard) if guard is not None else (),
+            selecting=selecting,
         )
 
     def _code(self, template: str, function: cst.FunctionDef | None) -> Inferred:

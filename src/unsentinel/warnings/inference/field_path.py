@@ -6,7 +6,10 @@ The rule collects three ordered candidate lists for a warning site and this modu
    ``"sales_order_row_id={x}"``). The first one is the subject of the message and wins.
 2. *interpolated*: inputs whose values the message interpolates (``{destination_location_id}``);
    of several, the one the guarding condition also tests.
-3. *guarding*: inputs in the ``if`` condition that guards the warning.
+3. *guarding*: inputs in the ``if`` condition that guards the warning -- but not an input
+   the condition only compares with a case the message does not say
+   (``issue_type == "post-broker-timeout"``): that picks the diagnosis, it does not say
+   what is wrong (``carrier == "freight"`` before "freight pickups need ..." still counts).
 
 Then, with no input at all, a field of a non-input object (``settings.dbt_token``) that
 the condition tests and the message names ("DBT_TOKEN is required").
@@ -28,7 +31,7 @@ often tests something the message is not about.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import libcst as cst
 
@@ -48,17 +51,21 @@ def infer_field_path(
     absent: str | None = None,
     text: str = "",
     tested: Sequence[str] = (),
+    selecting: Sequence[str] = (),
 ) -> Inferred:
     """``absent``: the optional input whose ``is None`` test guards the warning; ``text``:
     the message's literal text, whose words break a tie between several candidates;
     ``tested``: the attribute names the guarding condition reads on anything (see
-    :func:`attributes_tested`), for a message that names a setting no input holds."""
+    :func:`attributes_tested`), for a message that names a setting no input holds;
+    ``selecting``: inputs the condition compares with a case (``kind == "msk"``, see
+    :func:`~unsentinel.warnings.guards.case_subjects`), once per comparison."""
     if severity == Severity.INFO:
         if absent is not None:
             return Inferred.low(absent, f"guard: the optional input {absent!r} was left out")
         return Inferred.low(None, "info: context, no input is at fault")
     spoken = {_singular(w.lower()) for w in _WORDS.findall(text)}
-    picked = _pick(_unique(mentioned), _unique(interpolated), _unique(guarding), spoken)
+    faulty = _not_only_selecting(guarding, selecting)
+    picked = _pick(_unique(mentioned), _unique(interpolated), _unique(guarding), spoken, faulty)
     if picked.value is None:
         picked = _named_setting(text, tested) or picked
     return _maybe_low(picked, unindexed_loop)
@@ -89,8 +96,19 @@ def attributes_tested(condition: cst.BaseExpression) -> list[str]:
     return found
 
 
+def _not_only_selecting(guarding: Sequence[str], selecting: Sequence[str]) -> list[str]:
+    """The guarding inputs the condition does more with than pick a case: an input compared
+    with a case wherever the condition reads it (``issue_type == "auth-failed"``) says
+    which situation this is, not what is wrong."""
+    return _unique(p for p in guarding if guarding.count(p) > selecting.count(p))
+
+
 def _pick(
-    mentioned: list[str], interpolated: list[str], guarding: list[str], spoken: set[str]
+    mentioned: list[str],
+    interpolated: list[str],
+    guarding: list[str],
+    spoken: set[str],
+    faulty: list[str],
 ) -> Inferred:
     if mentioned:
         subject = mentioned[0]
@@ -107,11 +125,14 @@ def _pick(
             reason = f"shown: the message interpolates {interpolated[0]!r} (may be context)"
             return Inferred.low(interpolated[0], reason)
         return _tie("shown", interpolated, interpolated[0], spoken)
+    if faulty:
+        if len(faulty) == 1:
+            reason = f"guarding: the warning is guarded by a condition on {faulty[0]!r}"
+            return Inferred.low(faulty[0], reason)
+        return _tie("guarding", faulty, faulty[-1], spoken)
     if guarding:
-        if len(guarding) == 1:
-            reason = f"guarding: the warning is guarded by a condition on {guarding[0]!r}"
-            return Inferred.low(guarding[0], reason)
-        return _tie("guarding", guarding, guarding[-1], spoken)
+        picked = ", ".join(repr(path) for path in guarding)
+        return Inferred.low(None, f"case: the condition only picks a case of {picked}")
     return Inferred.low(None, "fallback: no input in the message or its condition")
 
 
@@ -144,5 +165,5 @@ def _maybe_low(value: Inferred, unindexed_loop: bool) -> Inferred:
     return Inferred.low(value.value, f"{value.reason}; the loop has no index to point at one item")
 
 
-def _unique(values: Sequence[str]) -> list[str]:
+def _unique(values: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(values))
