@@ -1000,3 +1000,72 @@ def test_a_method_defined_nowhere_in_the_repository_is_library_code(tmp_path: Pa
     assert "log.info(w.message)" in text
     assert "store.remember(w)\n" in text  # ours: defined below
     assert "store.seen.add(w)\n" in text  # a container keeps the value as it is
+
+
+# -- weak evidence does not spread: assertions and constructors ----------------------------
+
+ASSERTING = """
+    import unittest
+
+    class CheckTest(unittest.TestCase):
+        def test_check(self):
+            cmd = run_check()
+            self.assertEqual(["BLOCK: zero"], cmd.warnings)
+"""
+NUMBERS = """
+    import unittest
+    from decimal import Decimal
+
+    def odd_values(values) -> list[str]:
+        warnings = []
+        for v in values:
+            warnings.append(f"odd value {v}")
+        return warnings
+
+    class NumberTest(unittest.TestCase):
+        def test_infinity(self):
+            inf = Decimal("INF")
+            self.assertEqual(ratio(inf), (inf, None))
+
+        def test_text(self):
+            r = Decimal("0.1")
+            self.assertEqual(str(r), "0.1")
+"""
+
+
+def test_an_assertion_over_warnings_makes_no_other_assertion_a_warning_place(
+    tmp_path: Path,
+) -> None:
+    """``self.assertEqual(cmd.warnings, [...])`` in one test compares; it does not make
+    every value ever passed to ``assertEqual`` a warning: ``Decimal(...)`` in another test
+    stays a number (it became a warning-returning helper, and ``str(r)`` -> ``r.message``)."""
+    root = _project(
+        tmp_path,
+        {"tests/test_checks.py": ASSERTING, "tests/test_numbers.py": NUMBERS},
+    )
+    text = _new_text(_diff(root), "tests/test_numbers.py")
+    assert text is not None  # odd_values migrates
+    assert 'self.assertEqual(str(r), "0.1")' in text
+    assert 'inf = Decimal("INF")' in text
+
+
+def test_a_constructor_handed_to_a_warnings_parameter_is_no_warning_helper(
+    tmp_path: Path,
+) -> None:
+    """``report([Decimal("1")])``: a class builds an instance of itself, never a warning
+    string. ``Decimal`` does not become a helper returning warnings (then every
+    ``str(Decimal(...))`` would read ``.message``); the value is of unknown type."""
+    source = """
+        from decimal import Decimal
+
+        def report(warnings: list[str]) -> str:
+            return "; ".join(warnings)
+
+        def total() -> str:
+            report([Decimal("1")])
+            x = Decimal("2")
+            return str(x)
+    """
+    result = _diff(_project(tmp_path, {"app.py": source}))
+    text = _new_text(result, "app.py")
+    assert text is None or "return str(x)" in text

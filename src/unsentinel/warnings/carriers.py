@@ -283,8 +283,9 @@ CONTAINER_METHODS = frozenset(
 
 def is_helper_call(callee: str | None, func: cst.BaseExpression) -> bool:
     """May this call be a project helper, whose parameters are places of their own? Not a
-    builtin, and not a list method: ``existing.extend(warnings)`` says nothing about every
-    other list ever extended."""
-    if callee is None or callee in BUILTIN_CALLS:
-        return False
+    builtin, not a list method: ``existing.extend(warnings)`` says nothing about every
+    other list ever extended; and not an assertion: ``self.assertEqual(warnings, [...])``
+    says nothing about every other value ever compared."""
+    if callee is None or callee in BUILTIN_CALLS or callee.startswith("assert"):
+        return False  # ``self.assertEqual(warnings, [...])`` compares, it holds nothing
     return not (isinstance(func, cst.Attribute) and callee in CONTAINER_METHODS)

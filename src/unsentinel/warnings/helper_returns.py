@@ -41,6 +41,8 @@ NOT_HELPERS = frozenset(
         "get",
         "pop",
         "default_factory",
+        "object",  # builtins that construct: never a warning string
+        "type",
     ]
 )
 
@@ -224,9 +226,15 @@ def helper_called(expr: cst.BaseExpression) -> str | None:
     if not isinstance(expr, cst.Call):
         return None
     callee = last_name(expr.func)
-    if not callee or callee in NOT_HELPERS or callee in BUILTIN_CALLS:
+    if not callee or callee in NOT_HELPERS or callee in BUILTIN_CALLS or is_class_name(callee):
         return None
     return callee
+
+
+def is_class_name(callee: str) -> bool:
+    """``Decimal(...)``, ``TypeVar(...)``: a constructor (by the naming convention) returns
+    an instance of its class, never a warning string, however its result is used."""
+    return callee[0].isupper()
 
 
 def _returns_list(function: cst.FunctionDef) -> bool:
