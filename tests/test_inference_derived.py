@@ -12,7 +12,7 @@ import pytest
 from unsentinel import Mode, load_config, run
 from unsentinel.core.model import Confidence
 from unsentinel.warnings.inference.derived import derivation_sources
-from unsentinel.warnings.inference.field_path import infer_field_path
+from unsentinel.warnings.inference.field_path import infer_field_path, spelled_path
 
 SOURCE = """
 from dataclasses import dataclass
@@ -62,6 +62,16 @@ def quote(request: QuoteRequest, limit: int) -> list[str]:
         warnings.append(f"zero surcharges: {len(free)}")
     stamp = stamp_of(stamp)  # a name derived from itself: the analysis must not loop
     warnings.append(f"stamped {stamp}")
+    return warnings
+
+
+def check_fees(fees: list[Line]) -> list[str]:
+    warnings = []
+    for idx, fee in enumerate(fees, start=1):
+        if fee.amount < 0:
+            warnings.append(f"spelled shipping_fees[{idx}].amount ({fee.amount}) is negative")
+    if len(fees) > 9:
+        warnings.append(f"literal shipping_fees[9] is the last one: cut {fees[9:]}")
     return warnings
 
 
@@ -174,7 +184,28 @@ def test_a_loop_over_a_call_is_no_loop_over_the_input(paths: dict[str, object]) 
 
 def test_the_run_reads_the_tmp_project(paths: dict[str, object]) -> None:
     expected = {"unknown", "total", "surcharge", "payment", "stamped", "closed", "fetched", "zero"}
-    assert set(paths) == expected
+    assert set(paths) == expected | {"spelled", "literal"}
+
+
+def test_a_path_the_message_writes_out_is_the_field_path(paths: dict[str, object]) -> None:
+    """The author named the culprit: ``shipping_fees[{idx}].amount`` with a 1-based
+    counter is item ``idx - 1`` of ``shipping_fees``, though the parameter is ``fees``."""
+    assert paths["spelled"] == "shipping_fees[{idx - 1}].amount"
+    assert paths["literal"] == "shipping_fees[9]"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("rows[0].sku is missing", "rows[0].sku"),
+        ("list[str] is not a path", None),  # no index: a type, not a field
+        ("see the docs[1]", "docs[1]"),
+        ("a.rows[0] inside a dotted name", None),
+        ("nothing spelled", None),
+    ],
+)
+def test_spelled_path(text: str, expected: str | None) -> None:
+    assert spelled_path([text], lambda index: "i") == expected
 
 
 def test_a_tie_goes_to_the_input_the_message_names_in_part() -> None:
@@ -196,3 +227,14 @@ def test_two_inputs_named_in_part_stay_a_tie() -> None:
     )
     assert found.value == "unit_price"
     assert "tie" in found.reason
+
+
+def test_a_spelled_path_gives_way_to_one_that_refines_it() -> None:
+    found = infer_field_path(
+        ["rows[{i}].purchase_order_row_id"],
+        [],
+        ["rows[{i}].purchase_order_row_id"],
+        text="rows[{}]: purchase_order_row_id={} is not on the order",
+        spelled="rows[{i}]",
+    )
+    assert found.value == "rows[{i}].purchase_order_row_id"

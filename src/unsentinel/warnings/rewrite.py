@@ -24,7 +24,11 @@ from unsentinel.warnings.inference.code import (
     entity_nouns,
     slug_for,
 )
-from unsentinel.warnings.inference.field_path import attributes_tested, infer_field_path
+from unsentinel.warnings.inference.field_path import (
+    attributes_tested,
+    infer_field_path,
+    spelled_path,
+)
 from unsentinel.warnings.inference.severity import infer_severity, producer_severity
 from unsentinel.warnings.inference.structure import Structure, structure_of
 from unsentinel.warnings.rule import WarningRule
@@ -210,6 +214,7 @@ class WarningRewriter(WarningRule):
             lost = lost or lost_guard
             for subject in case_subjects(guard, text):
                 selecting += self.analysis.input_references(subject, facts, site)[0]
+        spelled = spelled_path(parts, lambda index: _zero_based(index, facts))
         return infer_field_path(
             mentioned,
             interpolated,
@@ -220,6 +225,7 @@ class WarningRewriter(WarningRule):
             text=text,
             tested=attributes_tested(guard) if guard is not None else (),
             selecting=selecting,
+            spelled=spelled,
         )
 
     def _code(self, template: str, function: cst.FunctionDef | None) -> Inferred:
@@ -390,3 +396,14 @@ def _mentioned_words(
             named = ("_" in word and match.group(1) != "=") or assigns_value or word in inputs
             if word in leaves and named:
                 yield word
+
+
+def _zero_based(index: cst.BaseExpression, facts: FunctionFacts) -> str:
+    """An index as a field path writes it: counted from 0 (``enumerate(fees, start=1)``'s
+    ``idx`` is ``idx - 1``)."""
+    code = cst.Module([]).code_for_node(index)
+    if isinstance(index, cst.Name):
+        for loop in facts.loops:
+            if loop.index == index.value and loop.start:
+                return f"{code} - {loop.start}"
+    return code

@@ -2,6 +2,9 @@
 
 The rule collects three ordered candidate lists for a warning site and this module picks:
 
+0. *spelled*: a path the message writes out with its index (``f"rows[{i}].sku is
+   missing"``, ``"shipping_fees[{idx}].amount ..."``): the author named the culprit --
+   unless another signal refines it (``"rows[{i}]: purchase_order_row_id=..."``).
 1. *mentioned*: inputs named literally in the message text (``"Pass serial_numbers ..."``,
    ``"sales_order_row_id={x}"``). The first one is the subject of the message and wins.
 2. *interpolated*: inputs whose values the message interpolates (``{destination_location_id}``);
@@ -31,7 +34,7 @@ often tests something the message is not about.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import libcst as cst
 
@@ -52,13 +55,15 @@ def infer_field_path(
     text: str = "",
     tested: Sequence[str] = (),
     selecting: Sequence[str] = (),
+    spelled: str | None = None,
 ) -> Inferred:
     """``absent``: the optional input whose ``is None`` test guards the warning; ``text``:
     the message's literal text, whose words break a tie between several candidates;
     ``tested``: the attribute names the guarding condition reads on anything (see
     :func:`attributes_tested`), for a message that names a setting no input holds;
     ``selecting``: inputs the condition compares with a case (``kind == "msk"``, see
-    :func:`~unsentinel.warnings.guards.case_subjects`), once per comparison."""
+    :func:`~unsentinel.warnings.guards.case_subjects`), once per comparison; ``spelled``:
+    the path the message writes out itself (:func:`spelled_path`)."""
     if severity == Severity.INFO:
         if absent is not None:
             return Inferred.low(absent, f"guard: the optional input {absent!r} was left out")
@@ -68,7 +73,50 @@ def infer_field_path(
     picked = _pick(_unique(mentioned), _unique(interpolated), _unique(guarding), spoken, faulty)
     if picked.value is None:
         picked = _named_setting(text, tested) or picked
+    if spelled is not None and not _refines(picked.value, spelled):
+        return Inferred.low(spelled, f"spelled: the message writes out the path {spelled!r}")
     return _maybe_low(picked, unindexed_loop)
+
+
+def _refines(path: str | None, spelled: str) -> bool:
+    """``rows[{i}].purchase_order_row_id`` refines the spelled ``rows[{i}]`` (the message
+    goes on to name the field): the more precise path stands."""
+    if path is None:
+        return False
+    return _unindexed(path).startswith(_unindexed(spelled) + ".")
+
+
+def _unindexed(path: str) -> str:
+    return re.sub(r"\[[^\]]*\]", "[]", path)
+
+
+# ``rows[{i}].sku``, ``shipping_fees[0].amount``: a name, an index (a literal number or one
+# interpolated value, marked by NUL below) and any attributes, not inside a longer name.
+_SPELLED = re.compile(r"(?<![\w.\]])([A-Za-z_]\w*)\[(\x00|\d+)\]((?:\.[A-Za-z_]\w*)*)")
+
+
+def spelled_path(
+    parts: Sequence[str | cst.BaseExpression], index_code: Callable[[cst.BaseExpression], str]
+) -> str | None:
+    """The field path a message writes out with an index (``f"shipping_fees[{idx}].amount
+    ({fee.amount!r}) is not a valid decimal"``): the author named the culprit. The index
+    is the interpolated expression as ``index_code`` renders it (a loop's 1-based counter
+    becomes ``idx - 1``), or the literal number."""
+    text = ""
+    values: list[cst.BaseExpression] = []
+    for part in parts:
+        if isinstance(part, str):
+            text += part.replace("\x00", "")
+        else:
+            text += "\x00"
+            values.append(part)
+    match = _SPELLED.search(text)
+    if match is None:
+        return None
+    name, index, rest = match.groups()
+    if index == "\x00":
+        index = "{" + index_code(values[text.count("\x00", 0, match.start(2))]) + "}"
+    return f"{name}[{index}]{rest}"
 
 
 def _named_setting(text: str, tested: Sequence[str]) -> Inferred | None:
