@@ -1069,3 +1069,41 @@ def test_a_constructor_handed_to_a_warnings_parameter_is_no_warning_helper(
     result = _diff(_project(tmp_path, {"app.py": source}))
     text = _new_text(result, "app.py")
     assert text is None or "return str(x)" in text
+
+
+def test_a_slot_of_dumped_warnings_is_read_by_key_by_its_callers(tmp_path: Path) -> None:
+    """``regulars`` collects dumped warnings (the callers pass ``data["warnings"]``), so
+    the caller's ``regular_warnings`` unpacked from slot 1 holds dicts: its items are read
+    by key (``w["message"]``), never as objects (``w.message`` raises on a dict)."""
+    render = SPLIT.replace(
+        """        for w in block_warnings:
+            print("[x]", w)
+""",
+        """        for w in block_warnings:
+            Badge(label=w, variant="destructive")
+        for w in regular_warnings:
+            Badge(label=w, variant="secondary")
+""",
+    ).replace(
+        'BLOCK_WARNING_PREFIX = "BLOCK:"',
+        'from ui import Badge\n\n    BLOCK_WARNING_PREFIX = "BLOCK:"',
+    )
+    show = """
+        from app.render import render_warnings
+
+        def show(data: dict) -> list[str]:
+            return render_warnings(data["warnings"])
+    """
+    root = _project(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/render.py": render,
+            "app/preview.py": PREVIEW,
+            "app/show.py": show,
+        },
+    )
+    text = _new_text(_diff(root), "app/render.py")
+    assert text is not None
+    assert 'Badge(label=w["message"], variant="secondary")' in text
+    assert 'Badge(label=w, variant="destructive")' in text  # texts already

@@ -94,6 +94,7 @@ class WarningNotes:
     return_shapes: dict[str, WarningShape] = field(default_factory=dict)
     tuple_slots: set[TupleSlot] = field(default_factory=set)
     text_slots: set[TupleSlot] = field(default_factory=set)
+    dumped_slots: set[TupleSlot] = field(default_factory=set)
     params: set[ParamSlot] = field(default_factory=set)
     marker_constants: dict[str, str] = field(default_factory=dict)
     links: set[Link] = field(default_factory=set)  # flows between carriers (warnings/graph)
@@ -113,6 +114,9 @@ class WarningFacts:
     # Slots a helper fills with what is not followed as warnings (``return blocks, ...``
     # where ``blocks`` gathers message texts): a name unpacked from one is no warnings list.
     text_slots: frozenset[TupleSlot] = frozenset()
+    # List slots a helper fills with dumped warnings (``return blocks, regulars`` where
+    # ``regulars`` collects ``model_dump()`` dicts): a name unpacked from one reads keys.
+    dumped_slots: frozenset[TupleSlot] = frozenset()
     params: frozenset[ParamSlot] = frozenset()
     marker_constants: Mapping[str, str] = field(default_factory=dict)  # NAME -> "BLOCK:"-like
     constant_leftovers: frozenset[str] = (
@@ -145,6 +149,7 @@ class WarningFacts:
             return_shapes=dict(notes.return_shapes),
             tuple_slots=frozenset(notes.tuple_slots),
             text_slots=frozenset(notes.text_slots),
+            dumped_slots=frozenset(notes.dumped_slots),
             params=frozenset(notes.params),
             marker_constants=dict(notes.marker_constants),
             constant_leftovers=frozenset(left_behind),
@@ -164,6 +169,7 @@ class WarningFacts:
             return_shapes={**self.return_shapes, **other.return_shapes},
             tuple_slots=self.tuple_slots | other.tuple_slots,
             text_slots=self.text_slots | other.text_slots,
+            dumped_slots=self.dumped_slots | other.dumped_slots,
             params=self.params | other.params,
             marker_constants={**self.marker_constants, **other.marker_constants},
             constant_leftovers=self.constant_leftovers | other.constant_leftovers,
@@ -194,6 +200,7 @@ class WarningFacts:
                 *((name, shape) for name, shape in facts.return_shapes.items()),
                 *((slot.function, slot) for slot in facts.tuple_slots),
                 *((slot.function, ("text", slot)) for slot in facts.text_slots),
+                *((slot.function, ("dumped", slot)) for slot in facts.dumped_slots),
                 *((param.function, param) for param in facts.params),
             }
 
@@ -226,6 +233,9 @@ class WarningFacts:
 
     def is_text_slot(self, function: str, index: int) -> bool:
         return TupleSlot(function, index) in self.text_slots
+
+    def is_dumped_slot(self, function: str, index: int) -> bool:
+        return TupleSlot(function, index) in self.dumped_slots
 
     def slots_of(self, function: str) -> set[int]:
         return {slot.index for slot in self.tuple_slots if slot.function == function}

@@ -167,10 +167,13 @@ class WarningFlow:
         return None
 
     def _unpacked(self, name: str, function: cst.FunctionDef) -> Shape | None:
-        """``loc, note = resolve(...)`` where ``resolve#1`` returns a warning."""
+        """``loc, note = resolve(...)`` where ``resolve#1`` returns a warning; ``blocks,
+        regulars = split(...)`` where ``split#1`` returns dumped warnings."""
         for callee, index in self._slots_bound_to(name, function):
             if self.facts.returns_slot(callee, index):
                 return Shape.ITEM
+            if self.facts.is_dumped_slot(callee, index):
+                return Shape.DICT_LIST
         return None
 
     def _from_text_slot(self, name: str, function: cst.FunctionDef) -> bool:

@@ -243,11 +243,14 @@ class WarningProducer(WarningRewriter):
             if isinstance(element, cst.StarredElement):
                 return  # the slots after it are at unknown positions
             slot = (SlotCarrier(function, index),)
-            if self.analysis.is_warning_list(element.value) or self.flow.shape(element.value) in (
+            shape = self.flow.shape(element.value)
+            if self.analysis.is_warning_list(element.value) or shape in (
                 WarningShape.LIST,
                 WarningShape.DICT_LIST,
             ):
                 self.carriers.link(slot, self.carriers.of(element.value))
+                if shape is WarningShape.DICT_LIST:
+                    self.notes.dumped_slots.add(TupleSlot(function, index))
             elif index not in items and not is_empty(element.value):
                 self.notes.text_slots.add(TupleSlot(function, index))
 
