@@ -33,18 +33,18 @@ FLOORS = {
     ("tuning", "severity", "right"): 89,
     ("tuning", "severity", "high_right"): 1.0,  # 36/36
     ("tuning", "severity", "wrong_low"): 1.0,  # 7/7
-    ("tuning", "field_path", "right"): 47,
+    ("tuning", "field_path", "right"): 53,
     ("tuning", "field_path", "high_right"): 1.0,  # 14/14
-    ("tuning", "field_path", "wrong_low"): 1.0,  # 49/49
+    ("tuning", "field_path", "wrong_low"): 1.0,  # 43/43
     ("tuning", "code", "right"): 15,
     ("tuning", "code", "wrong_low"): 1.0,  # 81/81
     ("holdout", "severity", "coverage"): 0.634,  # 26/41
     ("holdout", "severity", "right"): 25,
     ("holdout", "severity", "high_right"): 1.0,  # 7/7
     ("holdout", "severity", "wrong_low"): 1.0,  # 1/1
-    ("holdout", "field_path", "right"): 14,
+    ("holdout", "field_path", "right"): 17,
     ("holdout", "field_path", "high_right"): 1.0,  # 3/3
-    ("holdout", "field_path", "wrong_low"): 1.0,  # 12/12
+    ("holdout", "field_path", "wrong_low"): 1.0,  # 9/9
     ("holdout", "code", "right"): 4,
     ("holdout", "code", "wrong_low"): 1.0,  # 22/22
 }
