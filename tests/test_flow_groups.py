@@ -1107,3 +1107,39 @@ def test_a_slot_of_dumped_warnings_is_read_by_key_by_its_callers(tmp_path: Path)
     assert text is not None
     assert 'Badge(label=w["message"], variant="secondary")' in text
     assert 'Badge(label=w, variant="destructive")' in text  # texts already
+
+
+def test_a_local_bound_to_a_held_helpers_result_is_held_with_it() -> None:
+    """``d = note(x)`` holds what ``note`` returns. Where the gather pass never linked the
+    two (it stops after a fixed number of rounds; a long chain of helpers learnt late), the
+    read ``f"{d}"`` must still meet ``note``'s blocker and stay as it is: rewritten to
+    ``d.message``, it would read a string's attribute."""
+    from unsentinel.core.config import Config
+    from unsentinel.core.facts import FactBook
+    from unsentinel.registry import rewrite_source
+    from unsentinel.warnings.facts import WarningFacts, WarningShape
+    from unsentinel.warnings.graph import Blocker, ReturnCarrier
+
+    held = Blocker("helpers.py", 3, "value of unknown type `x`", ReturnCarrier("note"))
+    facts = FactBook().with_entries(
+        [
+            WarningFacts(
+                returning=frozenset({"note"}),
+                return_shapes={"note": WarningShape.ITEM},
+                blocked={ReturnCarrier("note"): held},
+            )
+        ]
+    )
+    source = textwrap.dedent(
+        """
+        def show(paths):
+            d = note(1)
+            print(f"{d}")
+            for path in paths:
+                path = note(path)
+                print(f"{path}")
+        """
+    )
+    new, sites = rewrite_source(source, Config(), facts)
+    assert new == source
+    assert {s.action for s in sites if s.rule == "UNS201"} == {Action.SKIP}

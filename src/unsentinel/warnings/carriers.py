@@ -144,9 +144,12 @@ class FileCarriers:
 
     def _name(self, name: cst.Name) -> tuple[Carrier, ...]:
         iterable = self._loop_iterable(name)
-        if iterable is not None:
-            return self.of(iterable)
         function = self.analysis.enclosing_function(name)
+        if iterable is not None:
+            # ``for path in paths: path = abspath(path)``: the loop's items, and the value
+            # the name is bound to again.
+            assigned = self._assigned_from(name.value, function) if function else ()
+            return (*self.of(iterable), *assigned)
         if function is None and self._in_class_body(name):
             return (FieldCarrier(name.value),)  # a model's field: one place with ``x.<name>``
         if function is None:
@@ -158,7 +161,18 @@ class FileCarriers:
             for p in (*params.posonly_params, *params.params, *params.kwonly_params)
         ):
             return (ParamCarrier(function.name.value, name.value),)
-        return (LocalCarrier(self.context.module_name, function.name.value, name.value),)
+        local = LocalCarrier(self.context.module_name, function.name.value, name.value)
+        return (local, *self._assigned_from(name.value, function))
+
+    def _assigned_from(self, name: str, function: cst.FunctionDef) -> tuple[Carrier, ...]:
+        """What a local assigned once from a call holds: ``d = os.path.abspath(p)`` is one
+        place with what ``abspath`` returns, in every pass -- also where the gather pass
+        never linked them (a file it did not read again once ``abspath`` was known), so a
+        read of ``d`` is held with that group."""
+        value = self.analysis.function(function).single_assignment(name)
+        if isinstance(value, cst.Await):
+            value = value.expression
+        return self._call(value) if isinstance(value, cst.Call) else ()
 
     def _binding_function(self, name: str, function: cst.FunctionDef) -> cst.FunctionDef:
         """The function whose variable ``name`` is: a closure that only reads or appends to
