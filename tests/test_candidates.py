@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from unsentinel.core.config import Config
-from unsentinel.core.prefilter import Prefilter
 from unsentinel.core.defined import defined_function_names
+from unsentinel.core.prefilter import Prefilter
 from unsentinel.registry import ALL_RULES, DETECTORS, rewrite_source
 from unsentinel.warnings import candidates
 
