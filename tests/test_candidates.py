@@ -14,7 +14,7 @@ import pytest
 
 from unsentinel.core.config import Config
 from unsentinel.core.defined import defined_function_names
-from unsentinel.core.prefilter import Prefilter
+from unsentinel.core.prefilter import Detector, Prefilter
 from unsentinel.registry import ALL_RULES, DETECTORS, rewrite_source
 from unsentinel.warnings import candidates
 
@@ -122,6 +122,7 @@ def test_every_detector_names_the_rule_that_points_back_at_it() -> None:
     assert [rule.code for rule in ALL_RULES] == [detector.code for detector in DETECTORS]
     assert len({detector.code for detector in DETECTORS}) == len(DETECTORS)
     for detector in DETECTORS:
+        assert isinstance(detector, Detector), detector.code
         rule = detector.load()
         assert rule.detector is detector, detector.code
         assert (rule.code, rule.name) == (detector.code, detector.name)
