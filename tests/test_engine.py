@@ -17,6 +17,7 @@ from unsentinel.core.config import Config
 from unsentinel.core.discovery import Discovery
 from unsentinel.core.engine import Pipeline
 from unsentinel.core.facts import FactBook
+from unsentinel.core.imports import ImportRequest
 from unsentinel.core.model import (
     Action,
     FileResult,
@@ -266,3 +267,43 @@ def test_a_first_party_import_goes_before_the_relative_ones() -> None:
         "from .web import jsonify\n\n"
         "x = 1\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("source", "request_", "expected"),
+    [
+        pytest.param(
+            "from ui import Badge\n\nfrom app.models import Thing\n\nx = 1\n",
+            ImportRequest("typing", "Any"),
+            "from typing import Any\n\nfrom ui import Badge\n\nfrom app.models import Thing\n\n"
+            "x = 1\n",
+            id="stdlib block above third party",
+        ),
+        pytest.param(
+            '"""Doc."""\n\n# third party\nfrom ui import Badge\n\nx = 1\n',
+            ImportRequest("typing", "Any"),
+            '"""Doc."""\n\nfrom typing import Any\n\n# third party\nfrom ui import Badge\n\n'
+            "x = 1\n",
+            id="a comment heading the block stays with it",
+        ),
+        pytest.param(
+            "import os\n\nfrom app.models import Thing\n\nx = 1\n",
+            ImportRequest("ui", "Badge"),
+            "import os\n\nfrom ui import Badge\n\nfrom app.models import Thing\n\nx = 1\n",
+            id="third party between stdlib and first party",
+        ),
+        pytest.param(
+            "import os\n\nx = 1\n",
+            ImportRequest("app", "warning_codes"),
+            "import os\n\nfrom app import warning_codes\n\nx = 1\n",
+            id="first party after the last block",
+        ),
+    ],
+)
+def test_a_new_section_block_goes_where_isort_puts_it(
+    source: str, request_: ImportRequest, expected: str
+) -> None:
+    from unsentinel.core.imports import fix_imports
+
+    fixed = fix_imports(cst.parse_module(source), [request_], [], "app.mod", lambda t: t == "app")
+    assert fixed.code == expected

@@ -192,11 +192,10 @@ def _insert(
         statement = statement.with_changes(leading_lines=[cst.EmptyLine()] if position else [])
         body.insert(position, statement)
         return module.with_changes(body=body)
-    run = _run_for(body, imports, request.module, section)
+    runs = _runs(body, imports)
+    run = _run_for(body, runs, request.module, section)
     if run is None:
-        last = imports[-1]
-        body.insert(last + 1, statement.with_changes(leading_lines=[cst.EmptyLine()]))
-        return module.with_changes(body=body)
+        return module.with_changes(body=_new_block(body, runs, statement, request, section))
     for index in run:
         if _sort_key(_import_module(body[index]) or "") > _sort_key(request.module):
             if index == run[0]:  # the new first line of the block takes over its gap
@@ -219,10 +218,8 @@ def _statement_for(request: ImportRequest) -> cst.SimpleStatementLine:
     return statement
 
 
-def _run_for(
-    body: list[Statement], imports: list[int], module: str, section: Callable[[str], str]
-) -> list[int] | None:
-    """The block (imports not separated by a blank line) of ``module``'s isort section."""
+def _runs(body: list[Statement], imports: list[int]) -> list[list[int]]:
+    """The blocks of imports: statements not separated by a blank line or other code."""
     runs: list[list[int]] = []
     for index in imports:
         starts_block = not runs or index != runs[-1][-1] + 1 or bool(body[index].leading_lines)
@@ -230,11 +227,47 @@ def _run_for(
             runs.append([index])
         else:
             runs[-1].append(index)
+    return runs
+
+
+def _run_for(
+    body: list[Statement], runs: list[list[int]], module: str, section: Callable[[str], str]
+) -> list[int] | None:
+    """The block (imports not separated by a blank line) of ``module``'s isort section."""
     wanted = section(module)
     for run in runs:
         if any(section(_import_module(body[i]) or "") == wanted for i in run):
             return run
     return None
+
+
+_SECTION_ORDER = {"future": 0, "stdlib": 1, "thirdparty": 2, "firstparty": 3}
+
+
+def _new_block(
+    body: list[Statement],
+    runs: list[list[int]],
+    statement: Statement,
+    request: ImportRequest,
+    section: Callable[[str], str],
+) -> list[Statement]:
+    """A block of its own for a section the module does not import from yet, where isort
+    puts it: before the first block of a later section (``from typing import Any`` goes
+    above the third-party imports), else after the last import."""
+    rank = _SECTION_ORDER[section(request.module)]
+    for run in runs:
+        first = body[run[0]]
+        if _SECTION_ORDER[section(_import_module(first) or "")] > rank:
+            # The gap above the block moves up with the new line; a comment heading the
+            # block (``# third-party``) stays with it.
+            lines = list(first.leading_lines)
+            gap = next((i for i, line in enumerate(lines) if line.comment is not None), len(lines))
+            body[run[0]] = first.with_changes(leading_lines=[cst.EmptyLine(), *lines[gap:]])
+            body.insert(run[0], statement.with_changes(leading_lines=lines[:gap]))
+            return body
+    last = runs[-1][-1]
+    body.insert(last + 1, statement.with_changes(leading_lines=[cst.EmptyLine()]))
+    return body
 
 
 def _after_docstring_and_future(body: list[Statement]) -> int:
