@@ -13,6 +13,7 @@ from conftest import WriteTree
 from unsentinel.cli import main
 from unsentinel.core.config import Config
 from unsentinel.core.discovery import discover, module_name
+from unsentinel.core.project import project_package
 
 pytestmark = pytest.mark.usefixtures("detector_rules")
 
@@ -263,3 +264,38 @@ def test_include_generated_from_config(root: Path, write_tree: WriteTree) -> Non
     )
     result = CliRunner().invoke(main, ["check", "."])
     assert result.stdout.startswith("gen.py:2:5: UNS001")
+
+
+# -- where generated modules go: the project's one package --------------------------------
+
+NAMESPACE_INIT = "__path__ = __import__('pkgutil').extend_path(__path__, __name__)\n"
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        pytest.param({"pkg/__init__.py": ""}, "pkg", id="package"),
+        pytest.param({"src/pkg/__init__.py": ""}, "src/pkg", id="src layout"),
+        pytest.param({"a/__init__.py": "", "b/__init__.py": ""}, None, id="two packages"),
+        pytest.param(
+            {"ns/__init__.py": NAMESPACE_INIT, "ns/server/__init__.py": ""},
+            "ns/server",
+            id="the package inside a pkgutil namespace",
+        ),
+        pytest.param(
+            {"ns/__init__.py": NAMESPACE_INIT, "ns/a/__init__.py": "", "ns/b/__init__.py": ""},
+            "ns",
+            id="a namespace holding two packages stays the namespace",
+        ),
+        pytest.param(
+            {"pkg/__init__.py": "VERSION = 1\n", "pkg/sub/__init__.py": ""},
+            "pkg",
+            id="an ordinary package with one subpackage",
+        ),
+    ],
+)
+def test_project_package(tmp_path: Path, files: dict[str, str], expected: str | None) -> None:
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert project_package(tmp_path) == expected

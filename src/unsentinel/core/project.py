@@ -56,20 +56,50 @@ NOT_PACKAGES = frozenset({"tests", "test", "testing", "docs", "examples", "scrip
 
 
 def project_package(root: Path) -> str | None:
-    """The project's one top-level package (``pkg`` or ``src/pkg``), else None.
+    """The project's one top-level package (``pkg`` or ``src/pkg``, the package inside a
+    pkgutil-style namespace), else None.
 
     Features put their generated modules inside it by default (``pkg/warning_codes.py``),
     so a repository laid out as a package gets them where its code lives; anything else
     (no package, or several) keeps the root-level defaults.
     """
     packages = [
-        path.relative_to(root).as_posix()
+        path
         for base in (root, root / "src")
         if base.is_dir()
-        for path in sorted(base.iterdir())
+        for path in _subpackages(base)
+    ]
+    if len(packages) != 1:
+        return None
+    return _inside_namespace(packages[0]).relative_to(root).as_posix()
+
+
+def _subpackages(directory: Path) -> list[Path]:
+    return [
+        path
+        for path in sorted(directory.iterdir())
         if path.is_dir() and (path / "__init__.py").is_file() and path.name not in NOT_PACKAGES
     ]
-    return packages[0] if len(packages) == 1 else None
+
+
+def _inside_namespace(package: Path) -> Path:
+    """``awslabs/cloudwatch_mcp_server`` for ``awslabs``, a pkgutil-style namespace
+    package (its ``__init__.py`` extends ``__path__``) that holds one package: the shared
+    directory belongs to every distribution of the namespace, the code to the one inside."""
+    while _declares_namespace(package / "__init__.py"):
+        inner = _subpackages(package)
+        if len(inner) != 1:
+            break
+        package = inner[0]
+    return package
+
+
+def _declares_namespace(init: Path) -> bool:
+    try:
+        text = init.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return "extend_path" in text or "declare_namespace" in text
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
