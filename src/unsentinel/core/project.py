@@ -64,10 +64,7 @@ def project_package(root: Path) -> str | None:
     (no package, or several) keeps the root-level defaults.
     """
     packages = [
-        path
-        for base in (root, root / "src")
-        if base.is_dir()
-        for path in _subpackages(base)
+        path for base in (root, root / "src") if base.is_dir() for path in _subpackages(base)
     ]
     if len(packages) != 1:
         return None
