@@ -294,6 +294,10 @@ PACKAGES: tuple[Package, ...] = (
         ),
         "a BLOCK: sentinel constant, tuple-slot helpers, tests that read them",
     ),
+    Package(
+        _pin("mkdocs", "1.6.1", "7b432f01d928c084353ab39c57282f29f92136665bdd6abf7c1ec8d822ef86f2"),
+        "warnings lists of (key, message) tuples, many same-named validator methods",
+    ),
 )
 
 
