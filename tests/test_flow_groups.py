@@ -1143,3 +1143,27 @@ def test_a_local_bound_to_a_held_helpers_result_is_held_with_it() -> None:
     new, sites = rewrite_source(source, Config(), facts)
     assert new == source
     assert {s.action for s in sites if s.rule == "UNS201"} == {Action.SKIP}
+
+
+def test_a_text_method_is_no_helper_returning_warnings(tmp_path: Path) -> None:
+    """``warnings = stderr.splitlines()``: the lines of a text are strings of unknown
+    kind, so the group is held. Recorded as a helper returning warnings, ``splitlines``
+    made its own call a known warning (the group never blocked), and every
+    ``x.splitlines()`` of the repository a list of warnings."""
+    source = """
+        BLOCK_WARNING_PREFIX = "BLOCK:"
+
+        def run(stderr: str) -> list[str]:
+            warnings = stderr.splitlines()
+            if not stderr:
+                warnings.append(f"{BLOCK_WARNING_PREFIX} nothing ran")
+            return warnings
+
+        def count(text: str) -> int:
+            lines = text.splitlines()
+            return len([line for line in lines if line.startswith("BLOCK:")])
+    """
+    result = _diff(_project(tmp_path, {"app.py": source}))
+    assert _new_text(result, "app.py") is None
+    sites = _warning_sites(result, "app.py")
+    assert sites and {s.action for s in sites} == {Action.SKIP}
