@@ -401,7 +401,7 @@ def _mentioned_words(
 def _zero_based(index: cst.BaseExpression, facts: FunctionFacts) -> str:
     """An index as a field path writes it: counted from 0 (``enumerate(fees, start=1)``'s
     ``idx`` is ``idx - 1``)."""
-    code = cst.Module([]).code_for_node(index)
+    code = expression_code(index)
     if isinstance(index, cst.Name):
         for loop in facts.loops:
             if loop.index == index.value and loop.start:
