@@ -55,6 +55,17 @@ def test_screened_out_files_have_nothing_for_libcst() -> None:
     ("source", "kept"),
     [
         pytest.param("import warnings\nwarnings.warn('x')\n", False, id="the warnings module"),
+        pytest.param(
+            "c_warnings = import_fresh_module('warnings', fresh=['_warnings'])\n"
+            "catch = c_warnings.catch_warnings\n",
+            False,
+            id="the module loaded by name",
+        ),
+        pytest.param(
+            "c_warnings = import_fresh_module('warnings')\nc_warnings = []\n",
+            True,
+            id="the loaded name bound again",
+        ),
         pytest.param("# collect warnings here\nx = 1\n", False, id="a comment"),
         pytest.param('"""Return warnings."""\n', False, id="a docstring"),
         pytest.param("def f():\n    warnings = []\n    return warnings\n", True, id="a local list"),

@@ -16,6 +16,7 @@ import pytest
 from unsentinel.core.model import Action, Mode, Site
 from unsentinel.core.runner import RunResult
 from unsentinel.registry import load_config, run
+from unsentinel.warnings.facts import WarningFacts
 
 
 @pytest.fixture(autouse=True)
@@ -1167,3 +1168,44 @@ def test_a_text_method_is_no_helper_returning_warnings(tmp_path: Path) -> None:
     assert _new_text(result, "app.py") is None
     sites = _warning_sites(result, "app.py")
     assert sites and {s.action for s in sites} == {Action.SKIP}
+
+
+def test_the_warnings_module_is_no_warnings_list(tmp_path: Path) -> None:
+    """``import warnings`` beside a real warnings list: ``hasattr(warnings, ...)`` passes
+    the module, not warnings, and ``c_warnings = load("warnings")`` loads the module (test
+    suites keep a C and a Python copy). Read as lists, they made ``hasattr``'s parameter a
+    place for warnings and ``load`` a helper returning them, so every module ``load``
+    returned elsewhere joined the group. The real list still migrates."""
+    source = """
+        import warnings
+
+        from support import load
+
+        BLOCK_WARNING_PREFIX = "BLOCK:"
+        c_warnings = load("warnings")
+        json_module = load("json")
+
+        def check(quantity: int) -> list[str]:
+            order_warnings: list[str] = []
+            if quantity <= 0:
+                order_warnings.append(f"{BLOCK_WARNING_PREFIX} quantity must be positive")
+            if not hasattr(warnings, "filters"):
+                warnings.warn("no filters")
+            return order_warnings
+
+        def describe(value: object) -> bool:
+            return hasattr(value, "name") and c_warnings is not None
+    """
+    support = """
+        import importlib
+
+        def load(name: str) -> object:
+            return importlib.import_module(name)
+    """
+    result = _diff(_project(tmp_path, {"app.py": source, "support.py": support}))
+    facts = result.facts.get(WarningFacts)
+    assert "load" not in facts.returning
+    assert not {slot for slot in facts.params if slot.function == "hasattr"}
+    text = _new_text(result, "app.py")
+    assert text is not None and 'severity="blocking"' in text
+    assert 'hasattr(warnings, "filters")' in text

@@ -60,13 +60,14 @@ def analyze(
     """
     import libcst as cst
 
+    from unsentinel.core.batch import visit_batched
     from unsentinel.core.rule import RuleContext
 
     # No defensive copy: the module was parsed for this run and edits never mutate it.
     wrapper = cst.MetadataWrapper(module, unsafe_skip_copy=True)
     context = RuleContext(wrapper, config, facts or FactBook(), path, module_name, text, memo)
     instances = [rule(context) for rule in rules]
-    wrapper.visit_batched(instances)  # one traversal for every rule
+    visit_batched(wrapper, instances)  # one traversal for every rule
     for instance in instances:
         instance.finish()
     context.drop_claimed_detections()

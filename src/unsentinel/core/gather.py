@@ -42,12 +42,22 @@ def facts_of_context(
 
 def merge_facts(suite: Suite, config: Config, per_file: Iterable[tuple[Any, ...]]) -> FactBook:
     """Fold every file's facts into one value per feature, then let each feature settle."""
-    merged: dict[type[Any], Any] = {kind: kind() for kind in suite.facts}
+    parts: dict[type[Any], list[Any]] = {kind: [kind()] for kind in suite.facts}
     for values in per_file:
         for value in values:
-            kind = type(value)
-            merged[kind] = merged[kind].merge(value) if kind in merged else value
+            parts.setdefault(type(value), []).append(value)
+    merged = {kind: _merge_all(values) for kind, values in parts.items()}
     return FactBook({kind: value.settle(config) for kind, value in merged.items()}, gathered=True)
+
+
+def _merge_all(values: list[Any]) -> Any:
+    """Merge in pairs, round by round: a value that grows with every file (the names a
+    repository defines) is copied log(n) times, not once per file as a left fold does.
+    ``merge`` is associative, so the order of pairs does not matter."""
+    while len(values) > 1:
+        paired = [a.merge(b) for a, b in zip(values[::2], values[1::2], strict=False)]
+        values = paired + values[len(paired) * 2 :]
+    return values[0]
 
 
 def merge_results(suite: Suite, config: Config, results: Iterable[FileResult]) -> FactBook:

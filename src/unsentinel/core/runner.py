@@ -26,7 +26,7 @@ from unsentinel.core.gather import changed_functions, merge_results
 from unsentinel.core.lock import project_lock
 from unsentinel.core.model import FileResult, FileTask, Mode, Status
 from unsentinel.core.pool import Progress as Progress  # re-exported: the CLI draws it
-from unsentinel.core.pool import Workers, effective_jobs, worth_a_pool
+from unsentinel.core.pool import Workers, effective_jobs, fewer_collections, worth_a_pool
 from unsentinel.core.prefilter import Prefilter
 from unsentinel.core.result import RunResult as RunResult  # re-exported: the public result
 from unsentinel.core.store import FileStore, read_source
@@ -71,10 +71,11 @@ def run(
     :class:`~unsentinel.core.lock.LockError` at once (the CLI exits 2).
     """
     options = options or RunOptions()
-    if mode is Mode.APPLY:
-        with project_lock(config.root):  # raises LockError while another apply runs
-            return _run(paths, config, mode, suite, options)
-    return _run(paths, config, mode, suite, options)
+    with fewer_collections():
+        if mode is Mode.APPLY:
+            with project_lock(config.root):  # raises LockError while another apply runs
+                return _run(paths, config, mode, suite, options)
+        return _run(paths, config, mode, suite, options)
 
 
 def _run(

@@ -21,6 +21,7 @@ from unsentinel.core.syntax import NodeIndex, annotation_name, last_name
 from unsentinel.warnings.function_facts import FunctionFacts, collect_body, gathered_pairs
 from unsentinel.warnings.guards import guarding_condition
 from unsentinel.warnings.input_paths import InputPaths
+from unsentinel.warnings.module_names import warnings_module_names
 from unsentinel.warnings.settings import warning_settings
 
 if TYPE_CHECKING:
@@ -48,7 +49,17 @@ class FileAnalysis:
         return name in names or any(name.endswith(f"_{n}") for n in names)
 
     def is_warning_list(self, expr: cst.BaseExpression) -> bool:
+        if isinstance(expr, cst.Name) and self.names_module(expr.value):
+            return False
         return self.is_warning_list_name(last_name(expr))
+
+    def names_module(self, name: str) -> bool:
+        """Is ``name`` the ``warnings`` module here (``import warnings``), never a list?"""
+        return name in self._module_names
+
+    @cached_property
+    def _module_names(self) -> frozenset[str]:
+        return warnings_module_names(self.index.by_type)
 
     # -- functions and inputs ---------------------------------------------------------
     def enclosing_function(self, node: cst.CSTNode) -> cst.FunctionDef | None:

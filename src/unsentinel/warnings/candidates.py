@@ -29,11 +29,11 @@ def _uses(data: bytes, tree: ast.Module, names: tuple[str, ...]) -> bool:
         return bool(name) and (name in names or any(name.endswith(f"_{n}") for n in names))  # type: ignore[union-attr]
 
     nodes = _nodes_on_lines(tree, _lines_mentioning(data, names))
-    module_aliases = _warnings_module_aliases(nodes)
+    module_aliases, loading = _warnings_module_aliases(nodes)
     # A name only ever called is a function (``catch_warnings()``), as the byte pattern says.
     called = {id(node.func) for node in nodes if isinstance(node, ast.Call)}
     for node in nodes:
-        if id(node) in called:
+        if id(node) in called or id(node) in loading:
             continue
         if isinstance(node, ast.Name) and named(node.id):
             if node.id not in module_aliases or not isinstance(node.ctx, ast.Load):
@@ -49,15 +49,34 @@ def _uses(data: bytes, tree: ast.Module, names: tuple[str, ...]) -> bool:
 
 
 WARNINGS_MODULES = frozenset({"warnings", "_warnings"})
+"""The module and its C half, as an import or an ``import_module("...")`` names them."""
 
 
-def _warnings_module_aliases(nodes: list[ast.AST]) -> set[str]:
-    """Names bound to the standard library's ``warnings`` module (or its C half) by an import."""
-    aliases = set()
+def _warnings_module_aliases(nodes: list[ast.AST]) -> tuple[set[str], set[int]]:
+    """Names bound to the standard library's ``warnings`` module (or its C half) by an
+    import or a load (``c_warnings = import_fresh_module("warnings")``), and the nodes of
+    those loads (no use of a list), as ``module_names`` reads them."""
+    aliases: set[str] = set()
+    loading: set[int] = set()
     for node in nodes:
         if isinstance(node, ast.Import):
             aliases |= {a.asname or a.name for a in node.names if a.name in WARNINGS_MODULES}
-    return aliases
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, first = node.targets[0], _first_argument(node.value)
+            if isinstance(target, ast.Name) and first is not None:
+                aliases.add(target.id)  # its arguments name modules (``fresh=["_warnings"]``)
+                loading |= {id(target), *(id(n) for n in ast.walk(node.value))}
+    return aliases, loading
+
+
+def _first_argument(value: ast.expr) -> ast.Constant | None:
+    """The module's name as the first argument of a call, if that is what ``value`` is."""
+    if not isinstance(value, ast.Call) or not value.args:
+        return None
+    first = value.args[0]
+    if isinstance(first, ast.Constant) and first.value in WARNINGS_MODULES:
+        return first
+    return None
 
 
 def _is_module(node: ast.expr, aliases: set[str]) -> bool:

@@ -87,6 +87,8 @@ class WarningFlow:
         return None
 
     def _name(self, name: cst.Name) -> Shape | None:
+        if self.analysis.names_module(name.value):
+            return None  # ``hasattr(warnings, "filters")``: the module
         function = self.analysis.enclosing_function(name)
         loop_shape = self._loop_variable(name, function)
         if loop_shape is not None:
