@@ -1209,3 +1209,42 @@ def test_the_warnings_module_is_no_warnings_list(tmp_path: Path) -> None:
     text = _new_text(result, "app.py")
     assert text is not None and 'severity="blocking"' in text
     assert 'hasattr(warnings, "filters")' in text
+
+
+def test_a_constructors_parameters_are_the_classs(tmp_path: Path) -> None:
+    """``Report("order", warnings)`` fills ``Report.__init__``'s ``notes`` (its callers pass
+    no ``self``): that parameter takes warnings and says so. Keyed by ``__init__``, the
+    facts of every constructor of the repository were one: the call never reached
+    ``notes`` (a ``list[Warning]`` handed to ``list[str]``), while a value passed to any
+    other constructor could hold them all. ``Journal``'s ``notes`` keeps its text."""
+    source = """
+        BLOCK_WARNING_PREFIX = "BLOCK:"
+
+
+        class Report:
+            def __init__(self, title: str, notes: list[str]) -> None:
+                self.title = title
+                self.notes = notes
+
+
+        class Journal:
+            def __init__(self, title: str, notes: list[str]) -> None:
+                self.title = title
+                self.entries = notes
+
+
+        def build(quantity: int) -> Report:
+            warnings: list[str] = []
+            if quantity <= 0:
+                warnings.append(f"{BLOCK_WARNING_PREFIX} quantity must be positive")
+            return Report("order", warnings)
+
+
+        def diary() -> Journal:
+            return Journal("diary", ["went for a walk"])
+    """
+    text = _new_text(_diff(_project(tmp_path, {"app.py": source})), "app.py")
+    assert text is not None
+    report, journal = text.split("class Journal")
+    assert "def __init__(self, title: str, notes: list[Warning]) -> None:" in report
+    assert "def __init__(self, title: str, notes: list[str]) -> None:" in journal

@@ -344,3 +344,28 @@ def test_positions_are_resolved_once_per_parsed_file(
     by_name = {originals[d]: n for d, n in resolved.items() if d in originals}
     # calls_note.py has no site: nothing asks for its positions.
     assert by_name == {name: 1 for name in (*REWRITTEN, "blocked.py")}
+
+
+def test_a_later_round_reads_a_module_again_for_its_own_locals(project: Path) -> None:
+    """A local's group that became blocked concerns the module holding the local alone: the
+    changed names carry a token for that module (no code spells it), not the function's
+    name, which every module defining an ``__init__`` or a ``check`` spells."""
+    from unsentinel.core.engine import Pipeline
+    from unsentinel.core.facts import FactBook
+    from unsentinel.core.gather import module_token
+    from unsentinel.core.model import FileTask, Mode
+    from unsentinel.core.store import FileStore
+    from unsentinel.registry import load_config, suite
+    from unsentinel.warnings.graph import LocalCarrier, carrier_name
+
+    assert carrier_name(LocalCarrier("orders", "cancel", "warnings")) == module_token("orders")
+    assert carrier_name(LocalCarrier("orders", "", "LIMITS")) == "LIMITS"  # importers spell it
+
+    config = load_config((project,))
+    pipeline = Pipeline(config, suite(config), FactBook(), Mode.CHECK, gather=True)
+    store = FileStore()
+    task = FileTask(project / "orders.py", "orders.py", "orders")
+    pipeline.process(task, store)  # the first round loads and parses it
+    assert pipeline.regather(task, store, frozenset({"unrelated"})) is None
+    assert pipeline.regather(task, store, frozenset({module_token("helpers")})) is None
+    assert pipeline.regather(task, store, frozenset({module_token("orders")})) is not None

@@ -22,6 +22,7 @@ from unsentinel.core.gather import (
     facts_of_context,
     facts_of_source,
     merge_facts,
+    module_token,
     spelled_names,
 )
 from unsentinel.core.model import FileResult, FileTask, Mode, Site, Status
@@ -188,7 +189,9 @@ class Pipeline:
             return self._regather_unread(task, store, names)
         if isinstance(loaded, FileResult) and loaded.status is Status.PREFILTERED:
             return self._regather_prefiltered(task, store, names)
-        if not isinstance(loaded, Loaded) or not loaded.mentions(names):
+        if not isinstance(loaded, Loaded):
+            return None
+        if not loaded.mentions(names) and module_token(task.module_name) not in names:
             return None
         return self.process(task, store)
 
@@ -220,7 +223,7 @@ class Pipeline:
                 return None
             data = read
         store.seeded[task.path] = data
-        if spelled_names(data).isdisjoint(names):
+        if spelled_names(data).isdisjoint(names) and module_token(task.module_name) not in names:
             return None
         return self.process(task, store)
 

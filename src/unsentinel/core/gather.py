@@ -64,6 +64,14 @@ def merge_results(suite: Suite, config: Config, results: Iterable[FileResult]) -
     return merge_facts(suite, config, (r.facts for r in results if r.facts))
 
 
+def module_token(module_name: str) -> str:
+    """How changed facts name the state inside one module's functions (a local variable's
+    group became blocked): no code spells it, and only that module asks about it, so a
+    later round re-reads that file alone instead of every file spelling the function's name
+    (``__init__``, ``check``, ``main``)."""
+    return f"<locals of {module_name}>"
+
+
 def spelled_names(data: bytes, tree: ast.Module | None = None) -> frozenset[str]:
     """Every name a module's code spells, and the value of every string literal in it.
 

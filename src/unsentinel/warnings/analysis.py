@@ -31,6 +31,9 @@ __all__ = ["FileAnalysis", "FunctionFacts", "gathered_pairs"]
 """``FunctionFacts`` and ``gathered_pairs`` stay importable from here, as before the split."""
 
 
+CONSTRUCTORS = frozenset({"__init__", "__new__"})
+
+
 class FileAnalysis:
     """One file's shared analysis: built once per file, read by every warning rule."""
 
@@ -58,12 +61,44 @@ class FileAnalysis:
         return name in self._module_names
 
     @cached_property
+    def loop_targets(self) -> frozenset[str]:
+        """Every name a ``for`` loop or a comprehension binds in this file: a name that is
+        none of them is no loop variable, and needs no walk up its ancestors to say so."""
+        names: set[str] = set()
+        for kind in (cst.For, cst.CompFor):
+            for node in self.index.by_type.get(kind, []):
+                target = node.target  # type: ignore[attr-defined]
+                names.update(n.value for n in _names_in(target))
+        return frozenset(names)
+
+    @cached_property
     def _module_names(self) -> frozenset[str]:
         return warnings_module_names(self.index.by_type)
 
     # -- functions and inputs ---------------------------------------------------------
     def enclosing_function(self, node: cst.CSTNode) -> cst.FunctionDef | None:
         return self.index.owner_of(node)
+
+    def callable_name(self, function: cst.FunctionDef) -> str:
+        """The name callers call ``function`` by, which its parameters' facts are keyed by:
+        a class's ``__init__`` is called as the class (``Report(warnings=w)``). Keyed by
+        ``__init__``, every constructor of the repository shared one set of parameters, and
+        a module passed to one (``Frame(module)``) held every other's warnings."""
+        name = function.name.value
+        if name in CONSTRUCTORS:
+            block = self.context.parent(function)
+            owner = self.context.parent(block) if block is not None else None
+            if isinstance(owner, cst.ClassDef):
+                return owner.name.value
+        return name
+
+    def positional_params(self, function: cst.FunctionDef) -> list[cst.Param]:
+        """The parameters a call fills by position, in order: a constructor's callers pass
+        no ``self`` (``Report(w)`` fills ``__init__(self, warnings)``'s second)."""
+        params = [*function.params.posonly_params, *function.params.params]
+        if params and self.callable_name(function) != function.name.value:
+            return params[1:]
+        return params
 
     def function(self, node: cst.FunctionDef) -> FunctionFacts:
         if node not in self._functions:
@@ -189,3 +224,14 @@ class FileAnalysis:
                     if isinstance(value, str):
                         constants[small.targets[0].target.value] = value
         return constants
+
+
+def _names_in(target: cst.BaseExpression) -> Iterator[cst.Name]:
+    """The names an assignment target binds (``a``, ``(a, b)``, ``[a, *rest]``)."""
+    if isinstance(target, cst.Name):
+        yield target
+    elif isinstance(target, (cst.Tuple, cst.List)):
+        for element in target.elements:
+            yield from _names_in(element.value)
+    elif isinstance(target, cst.StarredElement):
+        yield from _names_in(target.value)

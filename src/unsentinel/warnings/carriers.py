@@ -160,7 +160,7 @@ class FileCarriers:
             p.name.value == name.value
             for p in (*params.posonly_params, *params.params, *params.kwonly_params)
         ):
-            return (ParamCarrier(function.name.value, name.value),)
+            return (ParamCarrier(self.analysis.callable_name(function), name.value),)
         local = LocalCarrier(self.context.module_name, function.name.value, name.value)
         return (local, *self._assigned_from(name.value, function))
 
@@ -194,6 +194,8 @@ class FileCarriers:
         return name in self.analysis.function(function).assignments
 
     def _loop_iterable(self, name: cst.Name) -> cst.BaseExpression | None:
+        if name.value not in self.analysis.loop_targets:
+            return None
         function = self.analysis.enclosing_function(name)
         for ancestor in self.context.ancestors(name):
             if isinstance(ancestor, cst.For):
@@ -247,7 +249,9 @@ class FileCarriers:
         if isinstance(parent, cst.Param):
             function = self.analysis.enclosing_function(parent)
             return (
-                () if function is None else (ParamCarrier(function.name.value, parent.name.value),)
+                ()
+                if function is None
+                else (ParamCarrier(self.analysis.callable_name(function), parent.name.value),)
             )
         if isinstance(parent, cst.FunctionDef):
             return (self.returned(parent, index),)
@@ -300,6 +304,7 @@ def is_helper_call(callee: str | None, func: cst.BaseExpression) -> bool:
     builtin, not a list method: ``existing.extend(warnings)`` says nothing about every
     other list ever extended; and not an assertion: ``self.assertEqual(warnings, [...])``
     says nothing about every other value ever compared."""
-    if callee is None or callee in BUILTIN_CALLS or callee.startswith("assert"):
+    if callee is None or callee in BUILTIN_CALLS or callee.startswith(("assert", "__")):
         return False  # ``self.assertEqual(warnings, [...])`` compares, it holds nothing
+    # ``super().__init__(...)``: a dunder is called by the language under another name.
     return not (isinstance(func, cst.Attribute) and callee in CONTAINER_METHODS)

@@ -12,6 +12,7 @@ import ast
 import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from unsentinel.warnings.graph import (
@@ -254,7 +255,12 @@ class WarningFacts:
 
     def takes_warnings(self, function: str, key: int | str) -> bool:
         """Does a call's argument ``key`` (position or keyword) land in a warnings list?"""
-        return any(slot.function == function and slot.key == key for slot in self.params)
+        return (function, key) in self._param_keys
+
+    @cached_property
+    def _param_keys(self) -> frozenset[tuple[str, int | str]]:
+        # Asked for every parameter of every function: a set, not a scan of ``params``.
+        return frozenset((slot.function, slot.key) for slot in self.params)
 
 
 # -- what the gather pass reads without LibCST ----------------------------------------------

@@ -146,6 +146,8 @@ class WarningFlow:
         return None
 
     def _loop_variable(self, name: cst.Name, function: cst.FunctionDef | None) -> Shape | None:
+        if name.value not in self.analysis.loop_targets:
+            return None
         for ancestor in self.context.ancestors(name):
             loops: list[tuple[cst.BaseAssignTargetExpression, cst.BaseExpression]] = []
             if isinstance(ancestor, cst.For):
@@ -162,10 +164,10 @@ class WarningFlow:
         return None
 
     def _parameter(self, name: str, function: cst.FunctionDef) -> Shape | None:
-        params = [*function.params.posonly_params, *function.params.params]
+        params = self.analysis.positional_params(function)
         for index, param in enumerate(params):
             if param.name.value == name:
-                return self.facts.param_shape(function.name.value, index, name)
+                return self.facts.param_shape(self.analysis.callable_name(function), index, name)
         return None
 
     def _unpacked(self, name: str, function: cst.FunctionDef) -> Shape | None:

@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from unsentinel.core.gather import module_token
+
 
 @dataclass(frozen=True, order=True)
 class LocalCarrier:
@@ -76,11 +78,12 @@ def carrier_order(carrier: Carrier) -> tuple[str, str]:
 
 
 def carrier_name(carrier: Carrier) -> str:
-    """The name a file must mention to touch ``carrier`` (a function, a field or a key)."""
+    """The name a file must mention to touch ``carrier`` (a function, a field or a key);
+    a function's local is touched by its own module alone (a global, by its importers too)."""
     if isinstance(carrier, (FieldCarrier, KeyCarrier)):
         return carrier.name
     if isinstance(carrier, LocalCarrier):
-        return carrier.function or carrier.name
+        return module_token(carrier.module) if carrier.function else carrier.name
     return carrier.function
 
 

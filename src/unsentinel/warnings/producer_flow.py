@@ -196,8 +196,8 @@ class WarningProducer(WarningRewriter):
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         """A parameter is one place whether a caller passes it by position or by name."""
-        name = node.name.value
-        for index, param in enumerate([*node.params.posonly_params, *node.params.params]):
+        name = self.analysis.callable_name(node)
+        for index, param in enumerate(self.analysis.positional_params(node)):
             key = param.name.value
             if self.analysis.is_warning_list_name(key) or self.facts.takes_warnings(name, index):
                 self.carriers.link((ParamCarrier(name, index),), (ParamCarrier(name, key),))

@@ -36,9 +36,12 @@ class ReadRewriter:
 
     def claimed(self, node: cst.CSTNode) -> bool:
         """Already inside (or equal to) a node another rewrite of this rule replaces."""
-        if node in self.context.edits:
+        edits = self.context.edits
+        if not edits:
+            return False  # most calls of most files: nothing replaced yet
+        if node in edits:
             return True
-        return any(a in self.context.edits for a in self.context.ancestors(node))
+        return any(a in edits for a in self.context.ancestors(node))
 
     def message_of(self, expr: cst.BaseExpression, reason: str) -> None:
         """A warning item used as text: ``w`` -> ``w.message`` (``w["message"]``)."""

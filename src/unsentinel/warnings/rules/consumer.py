@@ -162,11 +162,12 @@ class WarningConsumer(WarningListRule):
     # -- gather: which helper parameters receive warnings -------------------------------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         """Parameters named like a warnings list take warnings: callers may pass literals."""
-        params = [*node.params.posonly_params, *node.params.params]
+        params = self.analysis.positional_params(node)
+        name = self.analysis.callable_name(node)
         for index, param in enumerate(params):
             if self.analysis.is_warning_list_name(param.name.value):
-                self.notes.params.add(ParamSlot(node.name.value, index, named=param.name.value))
-                self.notes.params.add(ParamSlot(node.name.value, param.name.value))
+                self.notes.params.add(ParamSlot(name, index, named=param.name.value))
+                self.notes.params.add(ParamSlot(name, param.name.value))
 
     def visit_Call(self, node: cst.Call) -> None:
         self._record_parameters(node)
