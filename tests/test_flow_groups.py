@@ -1224,7 +1224,7 @@ def test_a_constructors_parameters_are_the_classs(tmp_path: Path) -> None:
         class Report:
             def __init__(self, title: str, notes: list[str]) -> None:
                 self.title = title
-                self.notes = notes
+                self.count = len(notes)
 
 
         class Journal:
@@ -1248,3 +1248,32 @@ def test_a_constructors_parameters_are_the_classs(tmp_path: Path) -> None:
     report, journal = text.split("class Journal")
     assert "def __init__(self, title: str, notes: list[Warning]) -> None:" in report
     assert "def __init__(self, title: str, notes: list[str]) -> None:" in journal
+
+
+def test_warnings_stored_in_a_field_not_followed_hold_their_group(tmp_path: Path) -> None:
+    """``self.lines = warnings``: only fields named like a warnings list are followed, so
+    ``"\\n".join(self.lines)`` would join ``Warning`` objects after the migration (a
+    ``TypeError`` at run time). The group stays as it is, and says where it was stored."""
+    source = """
+        BLOCK_WARNING_PREFIX = "BLOCK:"
+
+
+        class Report:
+            def __init__(self, warnings: list[str]) -> None:
+                self.lines = warnings
+
+            def render(self) -> str:
+                return "\\n".join(self.lines)
+
+
+        def build(quantity: int) -> Report:
+            warnings: list[str] = []
+            if quantity <= 0:
+                warnings.append(f"{BLOCK_WARNING_PREFIX} quantity must be positive")
+            return Report(warnings)
+    """
+    result = _diff(_project(tmp_path, {"app.py": source}))
+    assert _new_text(result, "app.py") is None
+    sites = _warning_sites(result, "app.py")
+    assert sites and {s.action for s in sites} == {Action.SKIP}
+    assert any("stored in `self.lines`" in " ".join(s.reasons) for s in sites)

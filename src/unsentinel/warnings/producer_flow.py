@@ -15,6 +15,7 @@ from functools import cached_property
 
 import libcst as cst
 
+from unsentinel.core.layout import expression_code
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.syntax import last_name
 from unsentinel.warnings.carriers import FileCarriers
@@ -203,9 +204,22 @@ class WarningProducer(WarningRewriter):
                 self.carriers.link((ParamCarrier(name, index),), (ParamCarrier(name, key),))
 
     def _record_local(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
-        """``note = helper(...)``: the local holds what the helper returns (when warnings)."""
-        if isinstance(target, (cst.Name, cst.Attribute)) and self.flow.shape(value) is not None:
-            self.carriers.link(self.carriers.of(target), self.carriers.of(value))
+        """``note = helper(...)``: the local holds what the helper returns (when warnings).
+
+        A field or a key the flow does not follow (``self.lines = warnings``: only fields
+        named like a warnings list are) would hand warnings to readers nobody rewrites
+        (``"\\n".join(self.lines)``): the group stays as it is."""
+        if not isinstance(target, (cst.Name, cst.Attribute, cst.Subscript)):
+            return
+        if self.flow.shape(value) is None:
+            return
+        held = self.carriers.of(target)
+        if held:
+            self.carriers.link(held, self.carriers.of(value))
+        elif not isinstance(target, cst.Name):
+            stored = expression_code(target)
+            why = f"stored in `{stored}`, whose readers are not followed"
+            self.carriers.block(target, self.carriers.of(value), why)
 
     def visit_Return(self, node: cst.Return) -> None:
         function = self.analysis.enclosing_function(node)
