@@ -21,7 +21,7 @@ import pytest
 from unsentinel import registry
 from unsentinel.core.discovery import discover
 from unsentinel.core.engine import Pipeline
-from unsentinel.core.model import FileResult, Mode
+from unsentinel.core.model import FileResult, Mode, Status
 from unsentinel.core.runner import RunResult
 from unsentinel.registry import load_config
 
@@ -87,3 +87,18 @@ def test_check_through_the_cache_agrees_with_plan(name: str, tmp_path: Path) -> 
     assert cold.cached == 0 and warm.cached == len(warm.results)
     assert _disagreements(_sites(cold.results), plan) == []
     assert _disagreements(_sites(warm.results), plan) == []
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_check_without_the_prefilter_agrees_with_check(name: str) -> None:
+    """Every file that parses sent to the rules (``check --no-prefilter``): the byte and
+    ``ast`` screens hide no site, and no fact another file needs (benchmarks/ecosystem.py
+    asserts the same over every package, as its ``prefilter`` invariant)."""
+    root = FIXTURES / name
+    config = load_config((root,))
+    screened = registry.run([root], config, Mode.CHECK, jobs=1)
+    whole = registry.run([root], config, Mode.CHECK, jobs=1, screen=False)
+    prefiltered = [r for r in screened.results if r.status is Status.PREFILTERED]
+    assert prefiltered, "the prefilter screened nothing out here: the test proves nothing"
+    assert not [r for r in whole.results if r.status is Status.PREFILTERED]
+    assert _sites(whole.results) == _sites(screened.results)

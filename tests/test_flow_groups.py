@@ -1277,3 +1277,23 @@ def test_warnings_stored_in_a_field_not_followed_hold_their_group(tmp_path: Path
     sites = _warning_sites(result, "app.py")
     assert sites and {s.action for s in sites} == {Action.SKIP}
     assert any("stored in `self.lines`" in " ".join(s.reasons) for s in sites)
+
+
+def test_a_dunder_is_no_helper_returning_warnings(tmp_path: Path) -> None:
+    """``self.warnings = self.manager.__enter__()``: every context manager of the tree has
+    an ``__enter__``; recorded as a helper returning warnings, each ``return self`` of one
+    became a warning (in files the prefilter never reads, so ``check`` without the
+    prefilter disagreed with ``check``)."""
+    manager = """
+        class Capture:
+            def start(self) -> None:
+                self.warnings = self.manager.__enter__()
+    """
+    session = """
+        class Session:
+            def __enter__(self) -> "Session":
+                return self
+    """
+    result = _diff(_project(tmp_path, {"capture.py": manager, "session.py": session}))
+    assert "__enter__" not in result.facts.get(WarningFacts).returning
+    assert _sites(result, "session.py") == []

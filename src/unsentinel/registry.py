@@ -182,6 +182,7 @@ def run(
     decisions: Decisions | None = None,
     cache: bool = False,
     update_schemas: bool = False,
+    screen: bool = True,
 ) -> RunResult:
     """Run unsentinel over ``paths``: the library entry point behind every command.
 
@@ -192,6 +193,8 @@ def run(
     ``cache``: let ``check`` reuse results from ``.unsentinel_cache/`` (the CLI's default).
     ``update_schemas``: rewrite the wire-contract schemas the migration breaks
     (:mod:`unsentinel.contracts`) instead of reporting them as held for manual change.
+    ``screen=False``: no prefilter; every file that parses goes to the rules. Slow; it
+    exists to show that the prefilter changes no finding.
     """
     files_from = tuple(files_from)  # read twice: by discovery and by the contracts
     contracts = contracts_for(paths, files_from, config, update=update_schemas)
@@ -209,6 +212,7 @@ def run(
             progress=progress,
             decisions=decisions,
             cache=cache,
+            screen=screen,
         ),
     )
 

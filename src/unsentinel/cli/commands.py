@@ -52,7 +52,8 @@ def check(**options: Any) -> None:
     exit_zero = options.pop("exit_zero")
     add_noqa, baseline = options.pop("add_noqa"), options.pop("baseline")
     write_baseline = options.pop("write_baseline")
-    ran = run_command(Mode.CHECK, options, cache=not options.pop("no_cache"))
+    screen = not options.pop("no_prefilter")
+    ran = run_command(Mode.CHECK, options, cache=not options.pop("no_cache"), screen=screen)
     if add_noqa or write_baseline:
         review.record_findings(ran, add_noqa=add_noqa, baseline=write_baseline)
     if baseline is not None:

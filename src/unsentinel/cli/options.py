@@ -143,6 +143,12 @@ check_options = stack(
         help="Neither read nor write the check cache (.unsentinel_cache/ in the project root).",
     ),
     click.option(
+        "--no-prefilter",
+        is_flag=True,
+        hidden=True,  # a soundness test of the prefilter (benchmarks/ecosystem.py), not a knob
+        help="Send every file that parses to the rules (slow; no cache).",
+    ),
+    click.option(
         "--add-noqa",
         is_flag=True,
         help="Insert `# noqa: CODE` for every current finding (existing comments are kept).",

@@ -92,6 +92,7 @@ def run_command(
     plan: Plan | None = None,
     mark_review: bool = False,
     cache: bool = False,
+    screen: bool = True,
 ) -> Ran:
     """Run ``mode`` and report the errors; the command renders the rest."""
     from unsentinel.output.summary import print_errors
@@ -110,7 +111,7 @@ def run_command(
             "progress": progress,
             **vars(settings),
         }
-        result, refused = _run(paths, config, mode, plan, shared, mark_review, cache)
+        result, refused = _run(paths, config, mode, plan, shared, mark_review, cache, screen)
     print_refused(refused)
     print_errors(display.stderr(), result)
     return Ran(result, config, display, refused)
@@ -124,6 +125,7 @@ def _run(
     shared: dict[str, Any],
     mark_review: bool,
     cache: bool,
+    screen: bool = True,
 ) -> tuple[RunResult, tuple[str, ...]]:
     """The library call: an edited plan's run, or a plain run of ``mode``."""
     from unsentinel.core.decisions import Decisions
@@ -132,7 +134,7 @@ def _run(
     if plan is not None:
         return run_plan(paths, config, plan, mark_review=mark_review, **shared)
     decisions = Decisions(mark_review=True) if mark_review else None
-    return run(paths, config, mode, decisions=decisions, cache=cache, **shared), ()
+    return run(paths, config, mode, decisions=decisions, cache=cache, screen=screen, **shared), ()
 
 
 @contextlib.contextmanager

@@ -150,13 +150,23 @@ class Pipeline:
     """The per-file pipeline for one run: built once per worker process, reused per file."""
 
     def __init__(
-        self, config: Config, suite: Suite, facts: FactBook, mode: Mode, *, gather: bool = False
+        self,
+        config: Config,
+        suite: Suite,
+        facts: FactBook,
+        mode: Mode,
+        *,
+        gather: bool = False,
+        screen: bool = True,
     ) -> None:
         self.config = config
         self.suite = suite
         self.facts = facts
         self.mode = mode
         self.gather = gather  # collect cross-file facts only
+        # False: every file that parses goes to the rules (``check --no-prefilter``, which
+        # proves the prefilter sound: it must not change a single finding).
+        self.screen = screen
         self.prefilter = Prefilter(suite.rules, config, facts.function_names())
 
     def process(self, task: FileTask, store: FileStore | None = None) -> FileResult:
@@ -259,7 +269,7 @@ class Pipeline:
             return data_or_result
         data = data_or_result
         source_facts = facts_of_source(self.suite, data) if self.gather else ()
-        if not self.prefilter.may_match(data):
+        if self.screen and not self.prefilter.may_match(data):
             return FileResult(task.display, Status.PREFILTERED, facts=source_facts)
         try:
             text, _encoding = decode_source(data)
@@ -268,7 +278,7 @@ class Pipeline:
         tree, too_deep = python_parse(data)
         if too_deep is not None:
             return failed_result(task, too_deep)
-        if tree is not None and not self.prefilter.has_candidates(data, tree):
+        if self.screen and tree is not None and not self.prefilter.has_candidates(data, tree):
             # Python's own parser shows no code any rule could act on (the words were in
             # comments, docstrings or module names): LibCST is never asked.
             return FileResult(task.display, Status.PREFILTERED, facts=source_facts)

@@ -49,6 +49,7 @@ class RunOptions:
     progress: Progress | None = None
     decisions: Decisions | None = None  # an edited plan (apply --plan), review markers
     cache: bool = False  # check: reuse results from .unsentinel_cache/
+    screen: bool = True  # False: no prefilter, every file to the rules (a soundness test)
 
     @property
     def apply(self) -> ApplyOptions:
@@ -86,7 +87,7 @@ def _run(
     seen: dict[Path, bytes] = {}  # bytes read before the pipeline: it reads none twice
     done: dict[int, FileResult] = {}  # results that need no pipeline (index in tasks)
     memo: _Memo | None = None
-    if options.cache and mode is Mode.CHECK:
+    if options.cache and options.screen and mode is Mode.CHECK:
         cache = CheckCache(
             config.root, settings_key(config, [r.code for r in suite.rules]), suite.facts
         )
@@ -102,7 +103,7 @@ def _run(
             done |= _from_cache(tasks, done, gathered.results, memo, facts)
         rest = [task for index, task in enumerate(tasks) if index not in done]
         workers.forget([task for index, task in enumerate(tasks) if index in done])
-        pipeline = Pipeline(config, suite, facts, mode)
+        pipeline = Pipeline(config, suite, facts, mode, screen=options.screen)
         fresh = _complete(workers.map(rest, pipeline, options.progress, "Processing"))
     if memo is not None:
         memo.keep_results(rest, fresh)
@@ -194,7 +195,7 @@ def _gather(
     pending: list[FileTask] = list(tasks)
     names: frozenset[str] | None = None  # None: the first round, every file
     for number in range(GATHER_ROUNDS):
-        pipeline = Pipeline(config, suite, facts, Mode.CHECK, gather=True)
+        pipeline = Pipeline(config, suite, facts, Mode.CHECK, gather=True, screen=options.screen)
         stamp = memo.cache.stamp(number, facts, names) if memo is not None else None
         known = memo.recall(pending, stamp) if memo is not None and stamp else {}
         misses = [task for task in pending if task.path not in known]

@@ -228,6 +228,8 @@ def helper_called(expr: cst.BaseExpression) -> str | None:
     callee = last_name(expr.func)
     if not callee or callee in NOT_HELPERS or callee in BUILTIN_CALLS or is_class_name(callee):
         return None
+    if callee.startswith("__"):
+        return None  # ``cm.__enter__()``: the language's protocol, one name for every class
     if isinstance(expr.func, cst.Attribute) and callee in TEXT_METHODS:
         return None
     return callee
