@@ -21,7 +21,7 @@ from unsentinel.core.syntax import NodeIndex, annotation_name, last_name
 from unsentinel.warnings.function_facts import FunctionFacts, collect_body, gathered_pairs
 from unsentinel.warnings.guards import guarding_condition
 from unsentinel.warnings.input_paths import InputPaths
-from unsentinel.warnings.module_names import warnings_module_names
+from unsentinel.warnings.module_names import target_names, warnings_module_names
 from unsentinel.warnings.settings import warning_settings
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ class FileAnalysis:
         for kind in (cst.For, cst.CompFor):
             for node in self.index.by_type.get(kind, []):
                 target = node.target  # type: ignore[attr-defined]
-                names.update(n.value for n in _names_in(target))
+                names.update(target_names(target))
         return frozenset(names)
 
     @cached_property
@@ -224,14 +224,3 @@ class FileAnalysis:
                     if isinstance(value, str):
                         constants[small.targets[0].target.value] = value
         return constants
-
-
-def _names_in(target: cst.BaseExpression) -> Iterator[cst.Name]:
-    """The names an assignment target binds (``a``, ``(a, b)``, ``[a, *rest]``)."""
-    if isinstance(target, cst.Name):
-        yield target
-    elif isinstance(target, (cst.Tuple, cst.List)):
-        for element in target.elements:
-            yield from _names_in(element.value)
-    elif isinstance(target, cst.StarredElement):
-        yield from _names_in(target.value)

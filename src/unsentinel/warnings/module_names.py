@@ -67,13 +67,13 @@ def _other_bindings(by_type: Mapping[type[cst.CSTNode], Sequence[cst.CSTNode]]) 
         if isinstance(single, cst.Name) and _names_the_module(node.value):
             continue  # the module's own binding
         for target in node.targets:
-            yield from _target_names(target.target)
+            yield from target_names(target.target)
     targets: tuple[type[cst.CSTNode], ...] = (
         *(cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor, cst.NamedExpr),
     )
     for kind in targets:
         for node in by_type.get(kind, ()):
-            yield from _target_names(node.target)  # type: ignore[attr-defined]
+            yield from target_names(node.target)  # type: ignore[attr-defined]
     defined: tuple[type[cst.CSTNode], ...] = (cst.Param, cst.FunctionDef, cst.ClassDef)
     for kind in defined:
         for node in by_type.get(kind, ()):
@@ -81,7 +81,7 @@ def _other_bindings(by_type: Mapping[type[cst.CSTNode], Sequence[cst.CSTNode]]) 
     for node in by_type.get(cst.WithItem, ()):
         assert isinstance(node, cst.WithItem)
         if node.asname is not None:
-            yield from _target_names(node.asname.name)
+            yield from target_names(node.asname.name)
     handlers: tuple[type[cst.CSTNode], ...] = (cst.ExceptHandler, cst.ExceptStarHandler)
     for kind in handlers:
         for node in by_type.get(kind, ()):
@@ -95,14 +95,15 @@ def _other_bindings(by_type: Mapping[type[cst.CSTNode], Sequence[cst.CSTNode]]) 
                 yield _bound_name(alias) or _dotted(alias.name)
 
 
-def _target_names(target: cst.BaseExpression) -> Iterator[str]:
+def target_names(target: cst.BaseExpression) -> Iterator[str]:
+    """The names an assignment target binds (``a``, ``a, b``, ``[a, *rest]``)."""
     if isinstance(target, cst.Name):
         yield target.value
     elif isinstance(target, (cst.Tuple, cst.List)):
         for element in target.elements:
-            yield from _target_names(element.value)
+            yield from target_names(element.value)
     elif isinstance(target, cst.StarredElement):
-        yield from _target_names(target.value)
+        yield from target_names(target.value)
 
 
 def _bound_name(alias: cst.ImportAlias) -> str | None:
