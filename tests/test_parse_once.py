@@ -369,3 +369,22 @@ def test_a_later_round_reads_a_module_again_for_its_own_locals(project: Path) ->
     assert pipeline.regather(task, store, frozenset({"unrelated"})) is None
     assert pipeline.regather(task, store, frozenset({module_token("helpers")})) is None
     assert pipeline.regather(task, store, frozenset({module_token("orders")})) is not None
+
+
+def test_positions_are_libcsts_without_the_extra_walk() -> None:
+    """``tree.syntactic_positions`` skips ``MetadataWrapper.resolve``'s batched walk (it
+    walks the whole tree even with no batchable provider to feed): the ranges must be the
+    ones LibCST's own resolution gives, for every node of real modules (this guards the
+    private ``_gen`` it calls against a LibCST upgrade)."""
+    import sysconfig
+
+    from libcst.metadata import PositionProvider
+
+    from unsentinel.core.tree import syntactic_positions
+
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    for name in ("argparse.py", "dataclasses.py", "tokenize.py"):
+        module = libcst.parse_module((stdlib / name).read_bytes())
+        ours = syntactic_positions(libcst.MetadataWrapper(module, unsafe_skip_copy=True))
+        theirs = libcst.MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+        assert len(ours) > 1000 and dict(ours) == dict(theirs), name
