@@ -1297,3 +1297,35 @@ def test_a_dunder_is_no_helper_returning_warnings(tmp_path: Path) -> None:
     result = _diff(_project(tmp_path, {"capture.py": manager, "session.py": session}))
     assert "__enter__" not in result.facts.get(WarningFacts).returning
     assert _sites(result, "session.py") == []
+
+
+def test_a_methods_callers_fill_its_parameters_after_self(tmp_path: Path) -> None:
+    """``Printer().render(warnings)`` fills ``render(self, items)``'s ``items``: callers
+    pass no ``self``. Counted with ``self``, the call reached no parameter, so ``items``
+    kept ``list[str]`` and ``", ".join(items)`` joined ``Warning`` objects (a ``TypeError``
+    after apply). A static method's callers fill its first parameter."""
+    source = """
+        BLOCK_WARNING_PREFIX = "BLOCK:"
+
+
+        class Printer:
+            def render(self, items: list[str]) -> str:
+                return ", ".join(items)
+
+            @staticmethod
+            def tally(lines: list[str], extra: list[str]) -> int:
+                return len(lines)
+
+
+        def build(quantity: int) -> str:
+            warnings: list[str] = []
+            if quantity <= 0:
+                warnings.append(f"{BLOCK_WARNING_PREFIX} quantity must be positive")
+            Printer.tally(warnings, ["a note"])
+            return Printer().render(warnings)
+    """
+    text = _new_text(_diff(_project(tmp_path, {"app.py": source})), "app.py")
+    assert text is not None
+    assert "def render(self, items: list[Warning]) -> str:" in text
+    assert 'return ", ".join(w.message for w in items)' in text
+    assert "def tally(lines: list[Warning], extra: list[str]) -> int:" in text

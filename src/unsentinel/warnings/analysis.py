@@ -85,20 +85,23 @@ class FileAnalysis:
         ``__init__``, every constructor of the repository shared one set of parameters, and
         a module passed to one (``Frame(module)``) held every other's warnings."""
         name = function.name.value
-        if name in CONSTRUCTORS:
-            block = self.context.parent(function)
-            owner = self.context.parent(block) if block is not None else None
-            if isinstance(owner, cst.ClassDef):
-                return owner.name.value
-        return name
+        owner = self._owning_class(function)
+        return owner.name.value if owner is not None and name in CONSTRUCTORS else name
 
     def positional_params(self, function: cst.FunctionDef) -> list[cst.Param]:
-        """The parameters a call fills by position, in order: a constructor's callers pass
-        no ``self`` (``Report(w)`` fills ``__init__(self, warnings)``'s second)."""
+        """The parameters a call fills by position, in order: a method's callers pass no
+        ``self`` or ``cls`` (``printer.render(w)`` fills ``render(self, items)``'s second,
+        ``Report(w)`` the second of ``__init__(self, notes)``); a static method's do."""
         params = [*function.params.posonly_params, *function.params.params]
-        if params and self.callable_name(function) != function.name.value:
+        if params and self._owning_class(function) is not None and not _is_static(function):
             return params[1:]
         return params
+
+    def _owning_class(self, function: cst.FunctionDef) -> cst.ClassDef | None:
+        """The class whose body defines ``function`` directly (None: not a method)."""
+        block = self.context.parent(function)
+        owner = self.context.parent(block) if block is not None else None
+        return owner if isinstance(owner, cst.ClassDef) else None
 
     def function(self, node: cst.FunctionDef) -> FunctionFacts:
         if node not in self._functions:
@@ -224,3 +227,7 @@ class FileAnalysis:
                     if isinstance(value, str):
                         constants[small.targets[0].target.value] = value
         return constants
+
+
+def _is_static(function: cst.FunctionDef) -> bool:
+    return any(last_name(d.decorator) == "staticmethod" for d in function.decorators)
