@@ -170,3 +170,43 @@ def test_a_producer_read_only_by_a_migrating_function_still_migrates(tmp_path: P
     sites = _plan_two(tmp_path, CONNECTION, reader)
     [producer] = [s for s in sites if str(s["path"]).endswith("conn.py")]
     assert producer["action"] == "rewrite"
+
+
+LOOKUP = """
+def fetch(name: str) -> str:
+    return name.upper()
+
+
+def lookup(name: str) -> dict:
+    try:
+        return {"stack_name": name, "status": fetch(name)}
+    except OSError as e:
+        return {"stack_name": name, "error": str(e)}
+"""
+
+# Spells no error-dict needle: the prefilter alone would never let the rules read it.
+READS_THE_NAME = """
+from app import lookup
+
+
+def test_lookup_failure_keeps_the_name() -> None:
+    result = lookup("missing")
+    assert result["stack_name"] == "missing"
+    assert "error" in result
+"""
+
+
+def test_a_reader_the_prefilter_would_stop_still_holds_its_producer(tmp_path: Path) -> None:
+    """The test reads ``stack_name`` off the failure, which the envelope would move into
+    ``error.details``: its file spells no error-dict needle, so the facts name ``lookup`` (a
+    function whose error dicts migrate) and a later round reads every file calling it.
+    Without that, ``apply`` rewrote the dict and the test raised ``KeyError`` (found by the
+    ecosystem's ``prefilter`` invariant on awslabs-ecs-mcp-server)."""
+    (tmp_path / "app.py").write_text(textwrap.dedent(LOOKUP), "utf-8")
+    (tmp_path / "test_app.py").write_text(textwrap.dedent(READS_THE_NAME), "utf-8")
+    result = CliRunner().invoke(main, ["plan", "--format", "json", "-j", "1", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    sites = [s for s in json.loads(result.stdout)["sites"] if s["rule"] == "UNS501"]
+    producer = [s for s in sites if s["kind"] == Kind.ERROR.value]
+    assert [s["action"] for s in producer] == [Action.SKIP.value]
+    assert "'stack_name'" in str(producer[0]["reasons"])

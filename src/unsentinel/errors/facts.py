@@ -93,7 +93,14 @@ class ErrorFacts:
         )
 
     def changed_functions(self, previous: ErrorFacts) -> set[str]:
-        return set()  # callers learn nothing new from another round
+        """Functions that now return a migrated error dict, or are held: their callers'
+        files (a test reading ``result["stack_name"]`` spells no needle) must be read."""
+        return set(self.error_functions ^ previous.error_functions) | set(
+            self.held_functions ^ previous.held_functions
+        )
 
     def function_names(self) -> frozenset[str]:
-        return frozenset()  # the error rules' needles find every file they act on
+        """Functions whose error dicts migrate: a file that calls one may read a key the
+        envelope moves (``result["stack_name"]``), though it spells no error needle; the
+        prefilter must let it through, or the reader breaks after apply."""
+        return self.error_functions - self.held_functions
