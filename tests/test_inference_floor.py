@@ -28,16 +28,22 @@ FIGURES = Path(__file__).parent.parent / "benchmarks" / "inference_figures.json"
 # Raised again (2026-11-26, the run of e66cf61): the append now wraps such a local
 # (`warnings.append(Warning(message=msg, ...))`, the local left a string), and coverage went
 # from 57 to 96 tuning sites (19 to 26 holdout), past the 82 of before.
+# Lowered on purpose (2026-11-26, the run of e0dc28f), by two tuning sites, both in
+# awslabs-dynamodb-mcp-server's mysql.py: a method's callers now fill its parameters after
+# ``self`` (before, ``self._execute_query_batch(..., all_errors)`` reached no parameter),
+# so the appends inside the method joined the caller's list, which goes out as
+# ``{"errors": all_errors}`` into a group that also holds tuples: held whole. Migrated, as
+# before, those appends put ``Warning`` objects into a list its readers take as strings.
 FLOORS = {
-    ("tuning", "severity", "coverage"): 0.588,  # 96/163
-    ("tuning", "severity", "right"): 89,
+    ("tuning", "severity", "coverage"): 0.576,  # 94/163
+    ("tuning", "severity", "right"): 87,
     ("tuning", "severity", "high_right"): 1.0,  # 36/36
     ("tuning", "severity", "wrong_low"): 1.0,  # 7/7
     ("tuning", "field_path", "right"): 53,
     ("tuning", "field_path", "high_right"): 1.0,  # 14/14
-    ("tuning", "field_path", "wrong_low"): 1.0,  # 43/43
+    ("tuning", "field_path", "wrong_low"): 1.0,  # 41/41
     ("tuning", "code", "right"): 15,
-    ("tuning", "code", "wrong_low"): 1.0,  # 81/81
+    ("tuning", "code", "wrong_low"): 1.0,  # 79/79
     ("holdout", "severity", "coverage"): 0.634,  # 26/41
     ("holdout", "severity", "right"): 25,
     ("holdout", "severity", "high_right"): 1.0,  # 7/7
