@@ -46,9 +46,17 @@ def _loaded(assigns: Iterable[cst.CSTNode]) -> Iterator[str]:
     the module's name, bound to a plain name."""
     for node in assigns:
         assert isinstance(node, cst.Assign)
-        target = node.targets[0].target if len(node.targets) == 1 else None
-        if isinstance(target, cst.Name) and _names_the_module(node.value):
-            yield target.value
+        name = _loaded_name(node)
+        if name is not None:
+            yield name
+
+
+def _loaded_name(node: cst.Assign) -> str | None:
+    """The plain name ``node`` binds to a call naming the module, if it is such a load."""
+    target = node.targets[0].target if len(node.targets) == 1 else None
+    if isinstance(target, cst.Name) and _names_the_module(node.value):
+        return target.value
+    return None
 
 
 def _names_the_module(value: cst.BaseExpression) -> bool:
@@ -63,14 +71,12 @@ def _other_bindings(by_type: Mapping[type[cst.CSTNode], Sequence[cst.CSTNode]]) 
     imported from a module, defined."""
     for node in by_type.get(cst.Assign, ()):
         assert isinstance(node, cst.Assign)
-        single = node.targets[0].target if len(node.targets) == 1 else None
-        if isinstance(single, cst.Name) and _names_the_module(node.value):
+        if _loaded_name(node) is not None:
             continue  # the module's own binding
         for target in node.targets:
             yield from target_names(target.target)
-    targets: tuple[type[cst.CSTNode], ...] = (
-        *(cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor, cst.NamedExpr),
-    )
+    targets: tuple[type[cst.CSTNode], ...] = (cst.AnnAssign, cst.AugAssign, cst.For)
+    targets += (cst.CompFor, cst.NamedExpr)
     for kind in targets:
         for node in by_type.get(kind, ()):
             yield from target_names(node.target)  # type: ignore[attr-defined]
