@@ -21,7 +21,7 @@ from unsentinel.registry import load_config, run
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 
 CASES = [
-    pytest.param("mcp_orders", "orders_mcp/tools/manufacturing.py", id="sentinel producers"),
+    pytest.param("mcp_orders", "orders_mcp/tools/validation_helpers.py", id="sentinel producers"),
     pytest.param("fulfillment_svc", "fulfillment/checks.py", id="annotations and consumers"),
     pytest.param("error_service", "errsvc/attachments.py", id="error dicts"),
 ]
@@ -71,7 +71,7 @@ def test_codemod_found_through_the_modules_of_libcst_codemod_yaml(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Without ``-x``: ``initialize``, then ``unsentinel`` added to ``modules``."""
-    fixture, relative = "mcp_orders", "orders_mcp/tools/manufacturing.py"
+    fixture, relative = "mcp_orders", "orders_mcp/tools/validation_helpers.py"
     root = _copy(fixture, tmp_path / "codemod")
     (root / ".libcst.codemod.yaml").write_text(
         "generated_code_marker: '@generated'\nformatter: []\nblacklist_patterns: []\n"

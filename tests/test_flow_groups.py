@@ -1116,6 +1116,7 @@ def test_a_local_bound_to_a_held_helpers_result_is_held_with_it() -> None:
     read ``f"{d}"`` must still meet ``note``'s blocker and stay as it is: rewritten to
     ``d.message``, it would read a string's attribute."""
     from unsentinel.core.config import Config
+    from unsentinel.core.defined import DefinedNames
     from unsentinel.core.facts import FactBook
     from unsentinel.registry import rewrite_source
     from unsentinel.warnings.facts import WarningFacts, WarningShape
@@ -1124,11 +1125,12 @@ def test_a_local_bound_to_a_held_helpers_result_is_held_with_it() -> None:
     held = Blocker("helpers.py", 3, "value of unknown type `x`", ReturnCarrier("note"))
     facts = FactBook().with_entries(
         [
+            DefinedNames(functions=frozenset({"note"})),  # the repository defines ``note``
             WarningFacts(
                 returning=frozenset({"note"}),
                 return_shapes={"note": WarningShape.ITEM},
                 blocked={ReturnCarrier("note"): held},
-            )
+            ),
         ]
     )
     source = textwrap.dedent(
@@ -1329,3 +1331,74 @@ def test_a_methods_callers_fill_its_parameters_after_self(tmp_path: Path) -> Non
     assert "def render(self, items: list[Warning]) -> str:" in text
     assert 'return ", ".join(w.message for w in items)' in text
     assert "def tally(lines: list[Warning], extra: list[str]) -> int:" in text
+
+
+def test_a_name_for_errors_and_warnings_is_no_warnings_list(tmp_path: Path) -> None:
+    """``errors_warnings = validate(config)`` names the pair a validator returns. Read as
+    a warnings list, it made ``validate`` a helper returning a list of warnings, and its
+    annotation ``tuple[list[str], list[str]]`` became ``tuple[list[Warning],
+    list[Warning]]``: the errors slot too, which stays a list of strings."""
+    checks = """
+        BLOCK_WARNING_PREFIX = "BLOCK:"
+
+        def validate(config: dict) -> tuple[list[str], list[str]]:
+            errors: list[str] = []
+            warnings: list[str] = []
+            if "name" not in config:
+                warnings.append(f"{BLOCK_WARNING_PREFIX} no name")
+            return errors, warnings
+
+        def report(config: dict) -> str:
+            errors, warnings = validate(config)
+            return "\\n".join(w for w in warnings if w.startswith(BLOCK_WARNING_PREFIX))
+    """
+    test = """
+        from checks import validate
+
+        def test_validate():
+            errors_warnings = validate({"name": "x"})
+            assert errors_warnings == ([], [])
+            errors_and_warnings = validate({})
+            assert len(errors_and_warnings) == 2
+    """
+    result = _diff(_project(tmp_path, {"checks.py": checks, "test_checks.py": test}))
+    assert "validate" not in result.facts.get(WarningFacts).returning
+    text = _new_text(result, "checks.py")
+    assert text is not None
+    assert "-> tuple[list[str], list[Warning]]:" in text
+    assert _new_text(result, "test_checks.py") is None
+
+
+def test_a_library_functions_result_is_no_project_helpers(tmp_path: Path) -> None:
+    """``return os.path.abspath(value)`` in a helper whose result lands in a warnings list:
+    ``abspath`` is library code (the repository defines no such function), so what it
+    returns is no place of the flow. Recorded as a helper returning warnings, it made
+    ``path = os.path.abspath(path)`` in every module a warning (``f"{path}"`` a consumer
+    held with the group, or rewritten with it)."""
+    options = """
+        import os
+
+        def resolve(value: str) -> str:
+            return os.path.abspath(value)
+
+        def collect(paths: list[str]) -> list[str]:
+            warnings: list[str] = []
+            for path in paths:
+                warnings.append(resolve(path))
+            return warnings
+    """
+    watcher = """
+        import os
+
+        def watch(path: str) -> None:
+            path = os.path.abspath(path)
+            print(f"watching {path}")
+    """
+    root = _project(tmp_path, {"options.py": options, "watcher.py": watcher})
+    config = load_config((root,))
+    for screen in (True, False):  # with and without the prefilter: the same findings
+        result = run([root], config, Mode.CHECK, jobs=1, screen=screen)
+        facts = result.facts.get(WarningFacts)
+        assert "resolve" in facts.returning
+        assert "abspath" not in facts.returning
+        assert _sites(result, "watcher.py") == []

@@ -11,11 +11,13 @@ or, in a project initialised with ``python -m libcst.tool initialize .`` whose
 
 **Per file.** LibCST's runner hands each worker one file and nothing else, so the gather pass
 sees only that file: helpers that return or receive warnings in *another* module are not
-followed, and codes are made unique within the file, not across the repository. The
-generated modules (``warning_codes``, the ``Warning`` model, ``error_codes``,
-``ErrorDetail``) are not written either: a codemod returns one module's new code and has no
-place for new files. ``unsentinel apply`` does both; use the codemod where a LibCST pipeline
-is what you have, and expect what ``unsentinel diff FILE`` shows for each file on its own.
+followed (a warnings list that takes what such a helper returns stays as it is: that
+module's strings would not change with it), and codes are made unique within the file, not
+across the repository. The generated modules (``warning_codes``, the ``Warning`` model,
+``error_codes``, ``ErrorDetail``) are not written either: a codemod returns one module's new
+code and has no place for new files. ``unsentinel apply`` does both; use the codemod where
+a LibCST pipeline is what you have, and expect what ``unsentinel diff FILE`` shows for each
+file on its own.
 """
 
 from __future__ import annotations

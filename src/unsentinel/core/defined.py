@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from unsentinel.core.config import Config
-    from unsentinel.core.facts import ReadFile
+    from unsentinel.core.facts import FactBook, ReadFile
 
 # ``def name(`` / ``class Name`` at the start of a line (any depth). A regular expression
 # over the bytes is two orders of magnitude cheaper than ``ast.parse`` plus a walk, which
@@ -58,6 +58,16 @@ class DefinedNames:
 
     def function_names(self) -> frozenset[str]:
         return frozenset()  # admits no prefiltered file
+
+
+def may_be_defined(facts: FactBook, name: str) -> bool:
+    """May the repository define ``name``? Every name may before the gather pass merged
+    the repository's definitions (its first round); after, only the names it defines.
+
+    A callee the repository does not define (``os.path.abspath``, ``requests.get``) never
+    returns a project warning: what it returns is no place of the flow, whatever project
+    function of the same name returns."""
+    return not facts.gathered or facts.get(DefinedNames).defines(name)
 
 
 def defined_function_names(data: bytes) -> frozenset[str]:

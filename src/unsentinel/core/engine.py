@@ -277,7 +277,7 @@ class Pipeline:
             return failed_result(task, str(exc))
         tree, too_deep = python_parse(data)
         if too_deep is not None:
-            return failed_result(task, too_deep)
+            return failed_result(task, too_deep, source_facts)
         if self.screen and tree is not None and not self.prefilter.has_candidates(data, tree):
             # Python's own parser shows no code any rule could act on (the words were in
             # comments, docstrings or module names): LibCST is never asked.
@@ -287,7 +287,7 @@ class Pipeline:
         try:
             module = cst.parse_module(data)
         except cst.ParserSyntaxError as exc:
-            return failed_result(task, syntax_error(data, exc))
+            return failed_result(task, syntax_error(data, exc), source_facts)
         from unsentinel.core.tree import TreeMemo
 
         return Loaded(data, text, module, source_facts, TreeMemo(), tree)

@@ -100,5 +100,7 @@ def unless_generated(task: FileTask, data: bytes, config: Config) -> bytes | Fil
     return data
 
 
-def failed_result(task: FileTask, reason: str) -> FileResult:
-    return FileResult(task.display, Status.FAILED, error=reason)
+def failed_result(task: FileTask, reason: str, facts: tuple[object, ...] = ()) -> FileResult:
+    """A file no rule could read; ``facts``: what its bytes still tell the others (the
+    functions a module that does not parse defines are still the repository's)."""
+    return FileResult(task.display, Status.FAILED, error=reason, facts=facts)

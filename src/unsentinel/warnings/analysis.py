@@ -34,6 +34,11 @@ __all__ = ["FileAnalysis", "FunctionFacts", "gathered_pairs"]
 CONSTRUCTORS = frozenset({"__init__", "__new__"})
 
 
+# ``errors_warnings = config.validate()``, ``errors_and_warnings``: a name for the pair of
+# lists a validator returns, not for a warnings list.
+_PAIRED_WITH = frozenset({"errors", "errs", "failures", "and"})
+
+
 class FileAnalysis:
     """One file's shared analysis: built once per file, read by every warning rule."""
 
@@ -49,7 +54,13 @@ class FileAnalysis:
         if not name:
             return False
         names = warning_settings(self.config).warning_list_names
-        return name in names or any(name.endswith(f"_{n}") for n in names)
+        if name in names:
+            return True
+        for list_name in names:
+            head = name.removesuffix(f"_{list_name}")
+            if head != name and head.rpartition("_")[2] not in _PAIRED_WITH:
+                return True
+        return False
 
     def is_warning_list(self, expr: cst.BaseExpression) -> bool:
         if isinstance(expr, cst.Name) and self.names_module(expr.value):

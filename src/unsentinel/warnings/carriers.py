@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from unsentinel.core.defined import may_be_defined
 from unsentinel.core.syntax import last_name, string_key
 from unsentinel.warnings.analysis import FileAnalysis
 from unsentinel.warnings.facts import WarningFacts, WarningNotes
@@ -231,6 +232,8 @@ class FileCarriers:
             return self.of(call.args[0].value)
         if callee in BUILTIN_CALLS or isinstance(func, cst.Attribute) and callee in _METHODS:
             return ()
+        if not may_be_defined(self.context.facts, callee):
+            return ()  # library code's result: no place of the flow
         return (ReturnCarrier(callee),)
 
     def returned(self, function: cst.FunctionDef, index: int | None) -> Carrier:

@@ -14,6 +14,7 @@ from functools import cached_property
 
 import libcst as cst
 
+from unsentinel.core.defined import may_be_defined
 from unsentinel.core.syntax import last_name
 from unsentinel.warnings.analysis import FileAnalysis
 from unsentinel.warnings.carriers import BUILTIN_CALLS, FileCarriers, is_helper_call
@@ -65,9 +66,16 @@ class HelperReturns:
     def carriers(self) -> FileCarriers:
         return self.rule.context.shared(FileCarriers)
 
+    def _helper(self, expr: cst.BaseExpression) -> str | None:
+        """The project helper ``expr`` calls: one the repository may define."""
+        callee = helper_called(expr)
+        if callee is None or not may_be_defined(self.rule.context.facts, callee):
+            return None
+        return callee
+
     def record_call(self, expr: cst.BaseExpression, shape: WarningShape) -> None:
         """A helper call whose result lands in a warnings list returns warnings."""
-        callee = helper_called(expr)
+        callee = self._helper(expr)
         if callee is not None:
             self.rule.notes.returning.add(callee)
             self.rule.notes.return_shapes[callee] = shape
@@ -110,7 +118,7 @@ class HelperReturns:
         """One name of ``a, b = await asyncio.gather(check_a(), check_b())``: what its own
         helper returns. Appended, or only read where the helper is known to return a
         warning, the name and the helper's result are one group."""
-        callee = helper_called(value)
+        callee = self._helper(value)
         if self._flows_into_warnings(name.value, function):
             self.record_call(value, WarningShape.ITEM)
         elif callee is None or self.rule.facts.return_shape(callee) is not WarningShape.ITEM:
@@ -120,7 +128,7 @@ class HelperReturns:
 
     def _record_slot(self, expr: cst.BaseExpression, index: int) -> None:
         """``loc, note = resolve(...)``: slot ``index`` of what the helper returns is a warning."""
-        callee = helper_called(expr)
+        callee = self._helper(expr)
         if callee is not None:
             self.rule.notes.tuple_slots.add(TupleSlot(callee, index))
 
@@ -135,7 +143,7 @@ class HelperReturns:
             self._link_list_slot(element.value, value, index)
             if not isinstance(element.value, cst.Name):
                 continue
-            callee = helper_called(value)
+            callee = self._helper(value)
             if self._flows_into_warnings(element.value.value, function):
                 self._record_slot(value, index)
             elif callee is None or index not in self.rule.facts.slots_of(callee):
@@ -152,7 +160,7 @@ class HelperReturns:
         """``errors, warnings = check(...)``: the unpacked warnings list is the list ``check``
         returns in that slot (linked on the ``return`` side too): one group, so its readers
         here never change unless its producers there do."""
-        callee = helper_called(value)
+        callee = self._helper(value)
         if (
             callee is not None
             and self.analysis.is_warning_list(target)
