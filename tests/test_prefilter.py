@@ -138,13 +138,20 @@ def test_statistics_count_what_the_prefilter_did(
         pytest.param(b"def resolve(cache, i):\n    return None, i\n", True, True, id="the def"),
         pytest.param(b"# resolve it later\nx = 1\n", True, False, id="only a comment"),
         pytest.param(b"resolved = 1\n", False, False, id="a longer word"),
+        pytest.param(b"x = cache.resolve(1)\n", True, True, id="a method call"),
+        pytest.param(b"from app import resolve\n", True, False, id="an import, never called"),
+        pytest.param(b"import dns.resolve\n", True, False, id="a module of the name"),
+        pytest.param(b"handlers = [resolve]\n", True, False, id="a reference, not a call"),
+        pytest.param(b"x = cache.resolve\n", True, False, id="an attribute read"),
     ],
 )
 def test_a_function_the_facts_name_admits_a_file_with_no_needle(
     data: bytes, by_bytes: bool, by_code: bool
 ) -> None:
     """``resolve`` returns a warning in a tuple slot (a gather fact): its module and the
-    tests reading its result may spell no needle, and still belong to the migration."""
+    tests reading its result may spell no needle, and still belong to the migration. What
+    reaches a file is a call's result: a name only mentioned (``import urllib.request``
+    for an error helper named ``request``) admits nothing."""
     import ast
 
     config = Config()

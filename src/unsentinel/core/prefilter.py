@@ -162,17 +162,28 @@ def _anchors(needles: Iterable[bytes]) -> tuple[bytes, ...]:
 
 
 def _spells_any(tree: ast.Module, names: frozenset[str]) -> bool:
-    """Does the code name one of ``names`` (a call, a ``def``, an attribute, an import)?"""
+    """Does the code call or define one of ``names``, or import one under another name?
+
+    What the facts say about a function reaches a file through a call's result (or the
+    function's own ``def``); a name that is only mentioned (``import urllib.request``, an
+    attribute read, a reference passed on) reads no result. Only calls count, so a common
+    name (``request``, ``run``) admits the files that call it, not every file that spells it.
+    """
     for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            spelled = node.id
-        elif isinstance(node, ast.Attribute):
-            spelled = node.attr
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Name):
+                spelled = func.id
+            elif isinstance(func, ast.Attribute):
+                spelled = func.attr
+            else:
+                continue
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             spelled = node.name
         elif isinstance(node, ast.alias):
-            if node.asname in names:
-                return True
+            # ``from helpers import check as run_check``: the calls spell the new name.
+            if node.asname is None or node.asname == node.name:
+                continue
             spelled = node.name.rpartition(".")[2]
         else:
             continue
