@@ -664,3 +664,62 @@ def test_what_a_validator_collects_blocks_in_context(
     assert (sites[5]["severity"], sites[5]["confidence"]["severity"]) == ("blocking", "low")
     assert sites[5]["reasons"][1].startswith("severity: validator:")
     assert sites[13]["severity"] == "advisory"
+
+
+GUARD_SOURCE = """\
+import os
+
+
+def check_order(rows, weight_grams, output_path, lines):
+    warnings = []
+    if not rows:
+        warnings.append("An order needs at least one row.")
+    if len(lines) == 0 or weight_grams <= 0:
+        warnings.append("The shipment has no weight.")
+    if not os.path.exists(output_path):
+        warnings.append("The export could not be written; try again later.")
+    if any(line.rate is not None for line in lines):
+        warnings.append("Re-created entries may take today's conversion rate.")
+    return warnings
+"""
+
+
+def test_a_guard_alone_points_at_an_input_it_tests_as_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With nothing in the message, only a condition on the input's own value (its truth,
+    its size, a comparison) names the culprit. A test through a call (the file system) or
+    over the items (the state of each line) is about something else: no field path."""
+    (tmp_path / "m.py").write_text(GUARD_SOURCE)
+    monkeypatch.chdir(tmp_path)
+    from unsentinel.output.plan import plan_document
+
+    result = run([Path(".")], load_config((Path("."),)), Mode.PLAN)
+    sites = {s["line"]: s for s in plan_document(result.results)["sites"]}
+    assert sites[7]["field_path"] == "rows"
+    assert sites[9]["field_path"] == "weight_grams"  # of two, the one the message names
+    assert sites[11]["field_path"] is None
+    assert sites[13]["field_path"] is None
+    assert any(r.startswith("field_path: indirect:") for r in sites[13]["reasons"])
+
+
+@pytest.mark.parametrize(
+    ("condition", "tested"),
+    [
+        pytest.param("not rows", ["rows"], id="truth"),
+        pytest.param("len(rows) == 0", ["rows"], id="size"),
+        pytest.param("req.qty <= 0 and not req.sku", ["req.qty", "req.sku"], id="and"),
+        pytest.param("os.path.exists(path)", [], id="a call"),
+        pytest.param("any(r.rate for r in rows)", [], id="over the items"),
+        pytest.param("(base / name).exists()", [], id="a method of a computed value"),
+        pytest.param("a * b > limit", ["a", "b", "limit"], id="arithmetic"),
+        pytest.param('options.get("forward")', ['options.get("forward")'], id="a key read"),
+        pytest.param("options.get(name)", [], id="a computed key"),
+    ],
+)
+def test_what_a_condition_tests_as_it_is(condition: str, tested: list[str]) -> None:
+    from unsentinel.core.layout import expression_code
+    from unsentinel.warnings.guards import tested_directly
+
+    found = tested_directly(cst.parse_expression(condition))
+    assert [expression_code(node) for node in found] == tested

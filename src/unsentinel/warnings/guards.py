@@ -163,3 +163,47 @@ def _case_values(expr: cst.BaseExpression) -> list[str] | None:
 
 def _is_constant_name(name: str) -> bool:
     return name.isupper() and any(char.isalpha() for char in name)
+
+
+def tested_directly(condition: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The operands a condition tests as they are: its truth (``not rows``), its size
+    (``len(rows) == 0``), a comparison (``weight_grams <= 0``), a key's value
+    (``options.get("forward")``), joined by ``and``/``or``.
+
+    A value reached through a call or a search over items (``os.path.exists(path)``,
+    ``any(c.rate is not None for c in rows)``) is not tested itself: the test is about
+    what the call or the items say (the file system, the state of each row). Measured on
+    real code, a warning guarded only by such a test is seldom about that input.
+    """
+    if isinstance(condition, cst.BooleanOperation):
+        return tested_directly(condition.left) + tested_directly(condition.right)
+    if isinstance(condition, cst.UnaryOperation):
+        return tested_directly(condition.expression)
+    if isinstance(condition, cst.Comparison):
+        operands = [condition.left, *(target.comparator for target in condition.comparisons)]
+        return [found for operand in operands for found in tested_directly(operand)]
+    if isinstance(condition, cst.BinaryOperation):
+        return tested_directly(condition.left) + tested_directly(condition.right)
+    if isinstance(condition, cst.Call):
+        func = condition.func
+        if isinstance(func, cst.Name) and func.value in _SIZE_OR_TRUTH and condition.args:
+            return tested_directly(condition.args[0].value)
+        if _reads_a_key(condition):
+            return [condition]  # ``filter_action.get("forward")``: the field itself
+        return []
+    if isinstance(condition, (cst.Name, cst.Attribute, cst.Subscript)):
+        return [condition]
+    return []
+
+
+_SIZE_OR_TRUTH = frozenset({"len", "bool"})
+
+
+def _reads_a_key(call: cst.Call) -> bool:
+    func = call.func
+    return (
+        isinstance(func, cst.Attribute)
+        and func.attr.value == "get"
+        and bool(call.args)
+        and isinstance(call.args[0].value, cst.SimpleString)
+    )

@@ -16,7 +16,7 @@ from unsentinel.core.layout import call_code, expression_code
 from unsentinel.core.model import Action, Confidence, Inferred, Kind, Severity
 from unsentinel.core.syntax import last_name
 from unsentinel.warnings.analysis import FunctionFacts
-from unsentinel.warnings.guards import case_subjects
+from unsentinel.warnings.guards import case_subjects, tested_directly
 from unsentinel.warnings.inference.code import (
     Template,
     code_confidence,
@@ -209,11 +209,14 @@ class WarningRewriter(WarningRule):
         guard = self.analysis.fault_condition(site)
         guarding: list[str] = []
         selecting: list[str] = []
+        direct: list[str] = []
         if guard is not None:
             guarding, lost_guard = self.analysis.input_references(guard, facts, site)
             lost = lost or lost_guard
             for subject in case_subjects(guard, text):
                 selecting += self.analysis.input_references(subject, facts, site)[0]
+            for operand in tested_directly(guard):
+                direct += self.analysis.input_references(operand, facts, site)[0]
         spelled = spelled_path(parts, lambda index: _zero_based(index, facts))
         return infer_field_path(
             mentioned,
@@ -226,6 +229,7 @@ class WarningRewriter(WarningRule):
             tested=attributes_tested(guard) if guard is not None else (),
             selecting=selecting,
             spelled=spelled,
+            direct=direct,
         )
 
     def _code(self, template: str, function: cst.FunctionDef | None) -> Inferred:

@@ -56,6 +56,7 @@ def infer_field_path(
     tested: Sequence[str] = (),
     selecting: Sequence[str] = (),
     spelled: str | None = None,
+    direct: Sequence[str] | None = None,
 ) -> Inferred:
     """``absent``: the optional input whose ``is None`` test guards the warning; ``text``:
     the message's literal text, whose words break a tie between several candidates;
@@ -63,14 +64,20 @@ def infer_field_path(
     :func:`attributes_tested`), for a message that names a setting no input holds;
     ``selecting``: inputs the condition compares with a case (``kind == "msk"``, see
     :func:`~unsentinel.warnings.guards.case_subjects`), once per comparison; ``spelled``:
-    the path the message writes out itself (:func:`spelled_path`)."""
+    the path the message writes out itself (:func:`spelled_path`); ``direct``: the guarding
+    inputs the condition tests as they are (see
+    :func:`~unsentinel.warnings.guards.tested_directly`; None: all of them)."""
     if severity == Severity.INFO:
         if absent is not None:
             return Inferred.low(absent, f"guard: the optional input {absent!r} was left out")
         return Inferred.low(None, "info: context, no input is at fault")
     spoken = {_singular(w.lower()) for w in _WORDS.findall(text)}
-    faulty = _not_only_selecting(guarding, selecting)
-    picked = _pick(_unique(mentioned), _unique(interpolated), _unique(guarding), spoken, faulty)
+    as_they_are = guarding if direct is None else [p for p in guarding if p in direct]
+    faulty = _not_only_selecting(as_they_are, selecting)
+    indirect = [path for path in _unique(guarding) if path not in as_they_are]
+    picked = _pick(
+        _unique(mentioned), _unique(interpolated), _unique(guarding), spoken, faulty, indirect
+    )
     if picked.value is None:
         picked = _named_setting(text, tested) or picked
     if spelled is not None and not _refines(picked.value, spelled):
@@ -157,6 +164,7 @@ def _pick(
     guarding: list[str],
     spoken: set[str],
     faulty: list[str],
+    indirect: list[str],
 ) -> Inferred:
     if mentioned:
         subject = mentioned[0]
@@ -178,6 +186,10 @@ def _pick(
             reason = f"guarding: the warning is guarded by a condition on {faulty[0]!r}"
             return Inferred.low(faulty[0], reason)
         return _tie("guarding", faulty, faulty[-1], spoken)
+    if indirect:
+        reached = ", ".join(repr(path) for path in indirect)
+        reason = f"indirect: the condition reaches {reached} only through a call or its items"
+        return Inferred.low(None, reason)
     if guarding:
         picked = ", ".join(repr(path) for path in guarding)
         return Inferred.low(None, f"case: the condition only picks a case of {picked}")
