@@ -356,6 +356,22 @@ def test_field_path_without_a_loop_index_is_flagged() -> None:
             "source_destination_same_location",
             id="at most four words",
         ),
+        pytest.param(
+            "Java requires code_unit (the package name).",
+            "required_code_unit",
+            id="one field and a condition: whose rule it is dropped",
+        ),
+        pytest.param(
+            "Python requires code_unit (the module path).",
+            "required_code_unit",
+            id="the same situation for another runtime",
+        ),
+        pytest.param(
+            "serial-tracked item with actual_quantity {} that is not a whole number",
+            "actual_quantity_not_whole_number",
+            id="from the field on",
+        ),
+        pytest.param("no line_id given", "no_line_id_given", id="a negation before the field"),
     ],
 )
 def test_code_slug(template: str, slug: str) -> None:

@@ -133,6 +133,8 @@ _IDIOMS = (
         " duplicate ",
     ),
     (re.compile(r"\b(?:is repeated|repeated)\b", re.IGNORECASE), " duplicate "),
+    # "Java requires code_unit": what is missing is required, whoever requires it.
+    (re.compile(r"\brequires\b", re.IGNORECASE), " required "),
 )
 
 # Words that name *what* a warning is about rather than *what is wrong*, in any domain.
@@ -170,8 +172,19 @@ def slug_words(template: str, nouns: frozenset[str] = GENERIC_ENTITY_NOUNS) -> l
     for clause in _SENTENCE_END.split(text):
         words = _meaningful(clause, nouns)
         if len(words) >= 2:
-            return _keep_condition(words)
+            return _keep_condition(_from_field_or_condition(words))
     return _meaningful(text, nouns) or ["warning"]
+
+
+def _from_field_or_condition(words: list[str]) -> list[str]:
+    """A clause that names one field (an identifier with an underscore) and a condition is
+    about that field: "Java requires code_unit" and "Python requires code_unit" are both
+    ``required_code_unit``. The words before both only say whose rule it is."""
+    fields = {word for word in words if "_" in word}
+    condition = condition_word(words)
+    if len(fields) != 1 or condition is None:
+        return words
+    return words[min(words.index(condition), words.index(fields.pop())) :]
 
 
 def _keep_condition(words: list[str]) -> list[str]:
