@@ -443,6 +443,19 @@ def test_shared_template_shares_a_code_and_different_templates_never_do() -> Non
     assert set(values) == set(codes.values())
 
 
+def test_one_rule_stated_for_two_runtimes_is_one_situation() -> None:
+    """The words before a field and its condition say whose rule it is: "Java requires
+    code_unit" and "Python requires code_unit" share a code, and a different field does not."""
+    templates = [
+        Template("Java requires code_unit (the package name).", ""),
+        Template("Python requires code_unit (the module path).", ""),
+        Template("Java requires method_name.", ""),
+    ]
+    codes, _values = assign_codes(templates)
+    assert codes[templates[0].text] == codes[templates[1].text] == "REQUIRED_CODE_UNIT"
+    assert codes[templates[2].text] == "REQUIRED_METHOD_NAME"
+
+
 def test_code_assignment_is_deterministic_and_keeps_human_names() -> None:
     templates = [
         Template("MO {} is already completed.", ""),

@@ -168,12 +168,19 @@ def slug_words(template: str, nouns: frozenset[str] = GENERIC_ENTITY_NOUNS) -> l
     A clause that is only a label ("Row {}:", "rows[{}]:") is skipped; if no clause has two
     meaningful words, the whole message is used.
     """
+    return _slug_and_whose(template, nouns)[0]
+
+
+def _slug_and_whose(template: str, nouns: frozenset[str]) -> tuple[list[str], set[str]]:
+    """The slug words, and the words dropped before a field and its condition (whose rule
+    it is: never a difference between two situations)."""
     text = _PARENTHETICAL.sub(" ", _PLACEHOLDER.sub(" ", _plain_idioms(template)))
     for clause in _SENTENCE_END.split(text):
         words = _meaningful(clause, nouns)
         if len(words) >= 2:
-            return _keep_condition(_from_field_or_condition(words))
-    return _meaningful(text, nouns) or ["warning"]
+            kept = _from_field_or_condition(words)
+            return _keep_condition(kept), set(words[: len(words) - len(kept)])
+    return _meaningful(text, nouns) or ["warning"], set()
 
 
 def _from_field_or_condition(words: list[str]) -> list[str]:
@@ -201,9 +208,9 @@ def _keep_condition(words: list[str]) -> list[str]:
 
 def extended_words(template: str, nouns: frozenset[str] = GENERIC_ENTITY_NOUNS) -> list[str]:
     """The slug words followed by every other meaningful word: material to disambiguate."""
-    words = slug_words(template, nouns)
+    words, whose = _slug_and_whose(template, nouns)
     plain = _PLACEHOLDER.sub(" ", _plain_idioms(template))
-    rest = [w for w in _meaningful(plain, nouns) if w not in words]
+    rest = [w for w in _meaningful(plain, nouns) if w not in words and w not in whose]
     return words + rest
 
 
