@@ -210,3 +210,51 @@ def test_a_reader_the_prefilter_would_stop_still_holds_its_producer(tmp_path: Pa
     producer = [s for s in sites if s["kind"] == Kind.ERROR.value]
     assert [s["action"] for s in producer] == [Action.SKIP.value]
     assert "'stack_name'" in str(producer[0]["reasons"])
+
+
+# A method of the same name on an object of its own: no caller of ``app.lookup``.
+CALLS_A_METHOD = """
+def warm(cache) -> None:
+    cache.lookup("primary")
+"""
+
+
+def test_a_module_functions_callers_are_read_and_a_same_named_methods_are_not(
+    tmp_path: Path,
+) -> None:
+    """``lookup`` is a module-level function whose error dicts migrate: a file calling it
+    (bare, or through the module) is read in a later round, though it spells no needle. A
+    file that only calls a method named ``lookup`` on another object is not: on the
+    standard library, ``conn.request("GET", ...)`` admitted every http test for the error
+    helper ``request`` of mypy's daemon client."""
+    from unsentinel.core.model import Mode, Status
+    from unsentinel.registry import load_config, run
+
+    (tmp_path / "app.py").write_text(textwrap.dedent(LOOKUP), "utf-8")
+    (tmp_path / "cache.py").write_text(textwrap.dedent(CALLS_A_METHOD), "utf-8")
+    (tmp_path / "test_app.py").write_text(
+        "import app\n\n\ndef test_lookup() -> None:\n    assert app.lookup('x')['stack_name']\n",
+        "utf-8",
+    )
+    result = run([tmp_path], load_config((tmp_path,)), Mode.CHECK, jobs=1)
+    facts = result.facts.get(ErrorFacts)
+    assert facts.module_function_names() == {"lookup"}
+    status = {Path(r.path).name: r.status for r in result.results}
+    assert status["test_app.py"] is Status.PARSED
+    assert status["cache.py"] is Status.PREFILTERED
+
+
+def test_an_error_method_admits_every_call_of_its_name(tmp_path: Path) -> None:
+    """Defined in a class, ``lookup`` may be called on any object: every call counts."""
+    from unsentinel.core.model import Mode, Status
+    from unsentinel.registry import load_config, run
+
+    method = "class Stacks:\n" + textwrap.indent(textwrap.dedent(LOOKUP), "    ")
+    method = method.replace("(name: str)", "(self, name: str)")
+    (tmp_path / "app.py").write_text(method, "utf-8")
+    (tmp_path / "cache.py").write_text(textwrap.dedent(CALLS_A_METHOD), "utf-8")
+    result = run([tmp_path], load_config((tmp_path,)), Mode.CHECK, jobs=1)
+    facts = result.facts.get(ErrorFacts)
+    assert "lookup" in facts.error_methods
+    status = {Path(r.path).name: r.status for r in result.results}
+    assert status["cache.py"] is Status.PARSED

@@ -160,3 +160,27 @@ def test_a_function_the_facts_name_admits_a_file_with_no_needle(
     assert not plain.may_match(data)
     assert prefilter.may_match(data) is by_bytes
     assert prefilter.has_candidates(data, ast.parse(data)) is by_code
+
+
+@pytest.mark.parametrize(
+    ("data", "admitted"),
+    [
+        pytest.param(b"from client import request\nr = request('stop')\n", True, id="bare"),
+        pytest.param(b"import client\nr = client.request('stop')\n", True, id="via module"),
+        pytest.param(b"import pkg.client\nr = pkg.client.request('x')\n", True, id="dotted"),
+        pytest.param(b"from pkg import client as c\nr = c.request('x')\n", True, id="renamed"),
+        pytest.param(b"conn = make()\nconn.request('GET', '/')\n", False, id="a method"),
+        pytest.param(b"self.conn.request('GET', '/')\n", False, id="a method of a field"),
+    ],
+)
+def test_a_module_function_admits_its_callers_not_a_methods(data: bytes, admitted: bool) -> None:
+    """``request`` is a module-level function whose error dicts migrate: a file calls it
+    bare or through a module it imports. ``conn.request("GET", "/")`` on an object of its
+    own is a method of that name, and admitted all of the standard library's http tests."""
+    import ast
+
+    config = Config()
+    prefilter = Prefilter(enabled_rules(config), config, {"request"}, {"request"})
+    anywhere = Prefilter(enabled_rules(config), config, {"request"})
+    assert prefilter.has_candidates(data, ast.parse(data)) is admitted
+    assert anywhere.has_candidates(data, ast.parse(data))

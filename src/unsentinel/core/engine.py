@@ -167,7 +167,9 @@ class Pipeline:
         # False: every file that parses goes to the rules (``check --no-prefilter``, which
         # proves the prefilter sound: it must not change a single finding).
         self.screen = screen
-        self.prefilter = Prefilter(suite.rules, config, facts.function_names())
+        self.prefilter = Prefilter(
+            suite.rules, config, facts.function_names(), facts.module_function_names()
+        )
 
     def process(self, task: FileTask, store: FileStore | None = None) -> FileResult:
         """Run the whole pipeline on one file. Never raises.

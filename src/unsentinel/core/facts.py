@@ -95,5 +95,22 @@ class FactBook:
                 found |= names()
         return frozenset(found)
 
+    def module_function_names(self) -> frozenset[str]:
+        """Of :meth:`function_names`, those every feature naming them knows only as
+        module-level functions (a feature's optional ``module_function_names``): a file
+        admits them only by a bare call or a call through an imported module."""
+        anywhere: set[str] = set()
+        module_only: set[str] = set()
+        for value in self.entries.values():
+            names = getattr(value, "function_names", None)
+            if names is None:
+                continue
+            named = names()
+            only = getattr(value, "module_function_names", None)
+            module = only() & named if only is not None else frozenset()
+            module_only |= module
+            anywhere |= named - module
+        return frozenset(module_only - anywhere)
+
     def with_entries(self, values: Iterable[Facts], *, gathered: bool = True) -> FactBook:
         return FactBook({type(value): value for value in values}, gathered=gathered)

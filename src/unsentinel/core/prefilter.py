@@ -96,12 +96,19 @@ class Prefilter:
     the rules, or one half of a group would change without the other.
     """
 
-    def __init__(self, rules: Iterable[Detects], config: Config, names: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        rules: Iterable[Detects],
+        config: Config,
+        names: Iterable[str] = (),
+        module_functions: Iterable[str] = (),
+    ) -> None:
         self._config = config
         self._rules = [(rule, _compiled(rule.patterns(config))) for rule in rules]
         self._pattern = _compiled(p for rule, _ in self._rules for p in rule.patterns(config))
         self._anchors = _anchors(n for rule, _ in self._rules for n in rule.needles(config))
         self._names = frozenset(name for name in names if name.isidentifier())
+        self._module_functions = frozenset(module_functions) & self._names
         self._name_bytes = tuple(sorted(name.encode() for name in self._names))
         self._name_pattern = _compiled(
             rb"(?<!\w)" + re.escape(name) + rb"(?!\w)" for name in self._name_bytes
@@ -143,7 +150,9 @@ class Prefilter:
             for rule, pattern in self._rules
         ):
             return True
-        return self.spells_fact_name(data) and _spells_any(tree, self._names)
+        return self.spells_fact_name(data) and _spells_any(
+            tree, self._names, self._module_functions
+        )
 
 
 def _compiled(patterns: Iterable[bytes]) -> re.Pattern[bytes] | None:
@@ -161,21 +170,37 @@ def _anchors(needles: Iterable[bytes]) -> tuple[bytes, ...]:
     return tuple(anchors)
 
 
-def _spells_any(tree: ast.Module, names: frozenset[str]) -> bool:
+def _spells_any(
+    tree: ast.Module, names: frozenset[str], module_functions: frozenset[str] = frozenset()
+) -> bool:
     """Does the code call or define one of ``names``, or import one under another name?
 
     What the facts say about a function reaches a file through a call's result (or the
     function's own ``def``); a name that is only mentioned (``import urllib.request``, an
     attribute read, a reference passed on) reads no result. Only calls count, so a common
     name (``request``, ``run``) admits the files that call it, not every file that spells it.
+    A module-level function (``module_functions``) is called bare or through a module the
+    file imports (``client.request(...)``), never as a method of another object
+    (``conn.request("GET", ...)``).
     """
+    imported: set[str] = set()
+    receivers: set[str] = set()  # ``x`` of ``x.f(...)`` where ``f`` is a module function
     for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            imported.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
         if isinstance(node, ast.Call):
             func = node.func
             if isinstance(func, ast.Name):
                 spelled = func.id
             elif isinstance(func, ast.Attribute):
                 spelled = func.attr
+                if spelled in module_functions:
+                    receiver = func.value
+                    while isinstance(receiver, ast.Attribute):  # ``pkg.client.request(...)``
+                        receiver = receiver.value
+                    if isinstance(receiver, ast.Name):
+                        receivers.add(receiver.id)
+                    continue
             else:
                 continue
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -189,4 +214,4 @@ def _spells_any(tree: ast.Module, names: frozenset[str]) -> bool:
             continue
         if spelled in names:
             return True
-    return False
+    return not receivers.isdisjoint(imported)

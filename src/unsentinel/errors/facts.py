@@ -23,6 +23,7 @@ class ErrorNotes:
 
     context: RuleContext
     error_functions: set[str] = field(default_factory=set)
+    error_methods: set[str] = field(default_factory=set)  # of those, the ones in a class
     held_functions: set[str] = field(default_factory=set)
     moved_keys: set[tuple[str, str]] = field(default_factory=set)
     extra_reads: set[tuple[str, str]] = field(default_factory=set)
@@ -47,6 +48,9 @@ class ErrorFacts:
     # settled: callees read that way by a held function (or by one of these), held in turn:
     # the held reader passes their error on in the old shape
     held_callees: frozenset[str] = frozenset()
+    # error functions defined in a class (any ``x.name(...)`` may call one); the others
+    # are module-level functions, called bare or through their module
+    error_methods: frozenset[str] = frozenset()
 
     @classmethod
     def from_source(cls, data: bytes) -> ErrorFacts | None:
@@ -61,6 +65,7 @@ class ErrorFacts:
             moved_keys=frozenset(notes.moved_keys),
             extra_reads=frozenset(notes.extra_reads),
             failure_reads=frozenset(notes.failure_reads),
+            error_methods=frozenset(notes.error_methods),
         )
 
     def merge(self, other: ErrorFacts) -> ErrorFacts:
@@ -72,6 +77,7 @@ class ErrorFacts:
             self.blocked | other.blocked,
             self.failure_reads | other.failure_reads,
             self.held_callees | other.held_callees,
+            self.error_methods | other.error_methods,
         )
 
     def settle(self, config: Config) -> ErrorFacts:
@@ -104,3 +110,9 @@ class ErrorFacts:
         envelope moves (``result["stack_name"]``), though it spells no error needle; the
         prefilter must let it through, or the reader breaks after apply."""
         return self.error_functions - self.held_functions
+
+    def module_function_names(self) -> frozenset[str]:
+        """Of :meth:`function_names`, those no class defines: ``conn.request(...)`` on a
+        local object calls no such function, ``request(...)`` or ``client.request(...)``
+        through an imported module may (see :class:`~unsentinel.core.prefilter.Prefilter`)."""
+        return self.function_names() - self.error_methods

@@ -45,7 +45,10 @@ class ErrorGroups:
         """The function enclosing ``node`` now returns the new error shape (a cross-file fact)."""
         function = enclosing_function(node, self.context.parent)
         if function is not None:
-            self.context.shared(ErrorNotes).error_functions.add(function.name.value)
+            notes = self.context.shared(ErrorNotes)
+            notes.error_functions.add(function.name.value)
+            if _in_class(function, self.context.parent):
+                notes.error_methods.add(function.name.value)
 
     def defer(self, node: cst.CSTNode, rewrite: Callable[[], None]) -> None:
         """Rewrite in :meth:`settle_producers`, once every error dict of the function is known."""
@@ -121,3 +124,13 @@ class ErrorGroups:
         if function is not None:
             moved = {(function.name.value, key) for key in keys if key not in KNOWN_KEYS}
             self.context.shared(ErrorNotes).moved_keys |= moved
+
+
+def _in_class(
+    function: cst.FunctionDef, parent: Callable[[cst.CSTNode], cst.CSTNode | None]
+) -> bool:
+    """Is ``function`` a method (its nearest enclosing definition is a class)?"""
+    current = parent(function)
+    while current is not None and not isinstance(current, (cst.FunctionDef, cst.ClassDef)):
+        current = parent(current)
+    return isinstance(current, cst.ClassDef)
