@@ -15,6 +15,7 @@ from unsentinel.core.layout import expression_code
 from unsentinel.core.rule import Example
 from unsentinel.core.syntax import last_name
 from unsentinel.warnings.carriers import is_helper_call
+from unsentinel.warnings.comparison_reads import ComparisonReads
 from unsentinel.warnings.detect import CONSUMER
 from unsentinel.warnings.facts import ParamSlot
 from unsentinel.warnings.facts import WarningShape as Shape
@@ -158,6 +159,10 @@ class WarningConsumer(WarningListRule):
     @cached_property
     def edit(self) -> ReadRewriter:
         return ReadRewriter(self, self.reads)
+
+    @cached_property
+    def comparisons(self) -> ComparisonReads:
+        return ComparisonReads(self.analysis, self.reads, self.edit)
 
     # -- gather: which helper parameters receive warnings -------------------------------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -406,87 +411,8 @@ class WarningConsumer(WarningListRule):
                 self.edit.message_of(node.left, "warning concatenated to text")
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
-        if self.edit.claimed(node) or len(node.comparisons) != 1:
-            return
-        comparison = node.comparisons[0]
-        left, right, operator = node.left, comparison.comparator, comparison.operator
-        if isinstance(operator, (cst.In, cst.NotIn)):
-            self._membership(node, left, right, negated=isinstance(operator, cst.NotIn))
-        elif isinstance(operator, (cst.Equal, cst.NotEqual)):
-            self._equality(left, right)
-            self._equality(right, left)
-
-    def _membership(
-        self,
-        node: cst.Comparison,
-        left: cst.BaseExpression,
-        right: cst.BaseExpression,
-        *,
-        negated: bool,
-    ) -> None:
-        if isinstance(left, cst.SimpleString) and self.analysis.is_warning_list_name(
-            str(left.evaluated_value)
-        ):
-            return  # ``"warnings" in result``: a test for a dict key, not a read of warnings
-        item = self.reads.item_shape(right)
-        if item is not None and self.reads.marker_only(left) is not None:
-            marker = self.reads.marker_only(left)
-            assert marker is not None
-            operator = "!=" if negated else "=="
-            self.edit.replace(
-                node,
-                f"{access(expression_code(right), 'severity', item)} {operator} "
-                f'"{marker.severity}"',
-                "sentinel membership -> severity check",
-            )
-        elif item is not None and self.reads.item_shape(left) is None:
-            # ``"text" in w``, ``status in w``: a substring test, whatever builds the text.
-            self.edit.message_of(right, "substring test on a warning")
-        elif is_stringish(left):
-            shape = self.reads.shape(right)
-            if shape in (Shape.LIST, Shape.DICT_LIST):
-                message = access("w", "message", shape.item)
-                self.edit.replace(
-                    right,
-                    f"[{message} for w in {expression_code(right)}]",
-                    "membership in warnings -> in messages",
-                )
-
-    def _equality(self, subject: cst.BaseExpression, other: cst.BaseExpression) -> None:
-        shape = self.reads.shape(subject)
-        if shape in (Shape.ITEM, Shape.DICT) and is_stringish(other):
-            pair = self.reads.severity_message(other)
-            if pair is not None:
-                sev = access(expression_code(subject), "severity", shape)
-                msg = access(expression_code(subject), "message", shape)
-                self.edit.replace(
-                    subject, f"({sev}, {msg})", "comparison with a literal -> (severity, message)"
-                )
-                self.edit.replace(other, pair, "comparison with a literal -> (severity, message)")
-        elif (
-            shape in (Shape.LIST, Shape.DICT_LIST)
-            and isinstance(other, cst.List)
-            and other.elements
-        ):
-            pairs = [
-                self.reads.severity_message(e.value)
-                if not isinstance(e, cst.StarredElement)
-                else None
-                for e in other.elements
-            ]
-            if all(p is not None for p in pairs):
-                item = shape.item
-                sev, msg = access("w", "severity", item), access("w", "message", item)
-                self.edit.replace(
-                    subject,
-                    f"[({sev}, {msg}) for w in {expression_code(subject)}]",
-                    "list equality -> (severity, message) pairs",
-                )
-                self.edit.replace(
-                    other,
-                    "[" + ", ".join(p for p in pairs if p) + "]",
-                    "list equality -> (severity, message) pairs",
-                )
+        if not self.edit.claimed(node):
+            self.comparisons.rewrite(node)
 
 
 _SHARED_SEVERITY = (
