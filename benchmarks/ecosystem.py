@@ -234,6 +234,7 @@ PACKAGES: tuple[Package, ...] = (
             "23ab3833ff585c98aca1a6e01227326b9ff7d66c6c57a630147f364d63926f99",
         ),
         "error dicts, a warnings list",
+        tests=("pytest>=8", "pytest-asyncio", "pytest-mock"),
     ),
     Package(
         _pin(

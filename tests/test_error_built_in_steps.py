@@ -8,6 +8,7 @@ back beside the envelope, and a second run then rewrote ``r["message"] = ...`` a
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -123,3 +124,71 @@ def test_the_dicts_error_type_decides_the_code() -> None:
     )
     assert "code=error_codes.RATE_LIMIT_EXCEEDED" in after
     assert [site.action for site in sites] == [Action.REWRITE]
+
+
+# A success response that an ``except`` branch turns into an error, key by key, beside a
+# literal error dict the rule would migrate.
+ERROR_WRITTEN_KEY_BY_KEY = """
+def fetch_events(client, name):
+    try:
+        response = {"status": "success", "name": name, "events": []}
+        try:
+            response["events"] = client.events(name)
+            return response
+        except LookupError as e:
+            response["status"] = "error"
+            response["error"] = f"API error: {e}"
+            return response
+    except Exception as e:
+        return {"status": "error", "error": str(e)}
+"""
+
+READS_THE_EVENTS_ERROR = """
+from app import fetch_events
+
+
+def test_api_error(client):
+    result = fetch_events(client, "x")
+    assert result["status"] == "error"
+    assert "API error" in result["error"]
+"""
+
+
+def test_an_error_written_key_by_key_holds_its_function_and_readers(tmp_path: Path) -> None:
+    """``response["error"] = f"API error: {e}"`` then ``return response``: an error no
+    rewrite follows. Migrating the function's other error dict and rewriting the readers
+    of its result (``result["error"]["message"]``) broke the package's own test on
+    awslabs-ecs-mcp-server (the ecosystem's ``tests`` invariant): the function is held,
+    with its readers, and the writes are noted."""
+    from unsentinel.core.model import Mode
+    from unsentinel.errors.facts import ErrorFacts
+    from unsentinel.registry import load_config, run
+
+    (tmp_path / "app.py").write_text(textwrap.dedent(ERROR_WRITTEN_KEY_BY_KEY).lstrip("\n"))
+    (tmp_path / "test_app.py").write_text(textwrap.dedent(READS_THE_EVENTS_ERROR).lstrip("\n"))
+    result = run([tmp_path], load_config((tmp_path,)), Mode.DIFF, jobs=1)
+    assert [r.path for r in result.results if r.changed] == []
+    assert "fetch_events" in result.facts.get(ErrorFacts).held_functions
+    notes = [s for r in result.results for s in r.sites if s.action is Action.NOTE]
+    assert {s.position.line for s in notes} == {8, 9}
+    assert all("key by key" in s.reasons[0] for s in notes)
+
+
+def test_a_builtin_read_in_a_held_function_is_no_held_callee(tmp_path: Path) -> None:
+    """A held function that checks ``next(...)``'s result for failure holds no ``next``:
+    a callee the repository does not define is no function of ours."""
+    from unsentinel.core.model import Mode
+    from unsentinel.errors.facts import ErrorFacts
+    from unsentinel.registry import load_config, run
+
+    source = ERROR_WRITTEN_KEY_BY_KEY.replace(
+        '            response["events"] = client.events(name)',
+        "            first = next((e for e in client.events(name) if e), None)\n"
+        '            if first and first["error"]:\n'
+        '                response["events"] = [first]',
+    )
+    (tmp_path / "app.py").write_text(textwrap.dedent(source).lstrip("\n"))
+    result = run([tmp_path], load_config((tmp_path,)), Mode.DIFF, jobs=1)
+    facts = result.facts.get(ErrorFacts)
+    assert "fetch_events" in facts.held_functions
+    assert "next" not in facts.held_callees

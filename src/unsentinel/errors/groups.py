@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import libcst as cst
 
-from unsentinel.core.defined import DefinedNames
+from unsentinel.core.defined import DefinedNames, may_be_defined
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.rule import Rule, RuleContext
 from unsentinel.core.syntax import NodeIndex
@@ -114,7 +114,11 @@ class ErrorGroups:
             notes.extra_reads |= extra_reads(index, function)
             if function is not None:
                 reader = function.name.value
-                notes.failure_reads |= {(reader, c) for c in failure_reads(index, function)}
+                notes.failure_reads |= {
+                    (reader, callee)
+                    for callee in failure_reads(index, function)
+                    if may_be_defined(self.context.facts, callee)  # never ``next(...)``
+                }
             if producers or held:
                 clients.scan(function, producers, held)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from unsentinel.core.layout import expression_code
 from unsentinel.core.model import Action, Inferred, Kind
 from unsentinel.core.rule import Example, Rule, RuleContext
 from unsentinel.core.syntax import string_key
@@ -22,6 +23,7 @@ from unsentinel.errors.lookalikes import suspicious, unclear_bare
 from unsentinel.errors.mutations import later_change
 from unsentinel.errors.placement import comment_plan, fit
 from unsentinel.errors.shapes import (
+    DISCRIMINATORS,
     MESSAGE_KEYS,
     Shape,
     ShapeKind,
@@ -29,6 +31,7 @@ from unsentinel.errors.shapes import (
     elements_by_key,
     enclosing_function,
     handler_of,
+    is_error_string,
     is_false,
     is_stringish,
     response_flow,
@@ -403,9 +406,26 @@ class ErrorDict(Rule):
             return
         open_keys = self._incremental.get(function, {}).get(target.value.value, frozenset())
         key = string_key(target)
-        if key not in open_keys or not is_stringish(node.value):
-            return
-        self._groups.defer(node, lambda: self._rewrite_assignment(node))
+        if key in open_keys and is_stringish(node.value):
+            self._groups.defer(node, lambda: self._rewrite_assignment(node))
+        elif writes_an_error(key, node.value):
+            self._error_written_in(node, target)
+
+    def _error_written_in(self, node: cst.Assign, target: cst.Subscript) -> None:
+        """``response["error"] = f"AWS API error: {e}"``, then ``return response``: an error
+        dict built key by key, which no rewrite follows. Its function keeps the old shape
+        (held), so readers of its result (``result["error"]``) stay as they are too."""
+        self._groups.hold(node)
+        written = expression_code(target)
+        why = f"an error is written into `{written}` key by key; migrate it by hand"
+        self.context.report(
+            self,
+            node,
+            f"Looks like an error dict but is left alone: {why}",
+            kind=Kind.ERROR,
+            action=Action.NOTE,
+            reasons=(why,),
+        )
 
     # -- rewriting ----------------------------------------------------------------------
     def _rewrite_assignment(self, node: cst.Assign) -> None:
@@ -489,3 +509,13 @@ def _is_open(value: cst.BaseExpression) -> bool:
 def _with_value(updated: cst.CSTNode, value: cst.BaseExpression) -> cst.CSTNode:
     assert isinstance(updated, cst.Assign)
     return updated.with_changes(value=value)
+
+
+def writes_an_error(key: str | None, value: cst.BaseExpression) -> bool:
+    """Does ``d[key] = value`` make ``d`` an error response? A message under ``error``, a
+    ``status`` of ``"error"``, or ``success`` (``ok``) set to ``False``."""
+    if key == "error":
+        return is_stringish(value)
+    if key == "status":
+        return is_error_string(value)
+    return key in DISCRIMINATORS and is_false(value)
