@@ -258,3 +258,36 @@ def test_an_error_method_admits_every_call_of_its_name(tmp_path: Path) -> None:
     assert "lookup" in facts.error_methods
     status = {Path(r.path).name: r.status for r in result.results}
     assert status["cache.py"] is Status.PARSED
+
+
+ASSERTS_THROUGH_TESTCASE = """
+import unittest
+
+from app import lookup
+
+
+class TestLookup(unittest.TestCase):
+    def test_lookup_failure(self):
+        result = lookup("missing")
+        self.assertEqual(result["status"], "error")
+        self.assertIn("not found", result["error"])
+"""
+
+
+def test_a_failure_asserted_through_a_test_case_method_holds_the_producer(
+    tmp_path: Path,
+) -> None:
+    """``self.assertEqual(result["status"], "error")`` and ``self.assertIn(..., result[
+    "error"])`` read the old shape where no reader rewrite follows them: migrated, the
+    producer broke the package's own test (awslabs-ecs-mcp-server, the ecosystem's
+    ``tests`` invariant). The producer is held with its readers."""
+    from unsentinel.core.model import Mode
+    from unsentinel.registry import load_config, run
+
+    (tmp_path / "app.py").write_text(textwrap.dedent(LOOKUP), "utf-8")
+    (tmp_path / "test_app.py").write_text(textwrap.dedent(ASSERTS_THROUGH_TESTCASE), "utf-8")
+    result = run([tmp_path], load_config((tmp_path,)), Mode.DIFF, jobs=1)
+    assert [r.path for r in result.results if r.changed] == []
+    assert "lookup" in result.facts.get(ErrorFacts).asserted
+    skipped = [s for r in result.results for s in r.sites if s.action is Action.SKIP]
+    assert any("test-case method" in s.reasons[0] for s in skipped)

@@ -28,6 +28,7 @@ class ErrorNotes:
     moved_keys: set[tuple[str, str]] = field(default_factory=set)
     extra_reads: set[tuple[str, str]] = field(default_factory=set)
     failure_reads: set[tuple[str, str]] = field(default_factory=set)
+    asserted: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,9 @@ class ErrorFacts:
     # error functions defined in a class (any ``x.name(...)`` may call one); the others
     # are module-level functions, called bare or through their module
     error_methods: frozenset[str] = frozenset()
+    # callees whose failure a test asserts where no reader rewrite follows
+    # (``self.assertEqual(result["status"], "error")``): held, wherever they are defined
+    asserted: frozenset[str] = frozenset()
 
     @classmethod
     def from_source(cls, data: bytes) -> ErrorFacts | None:
@@ -66,6 +70,7 @@ class ErrorFacts:
             extra_reads=frozenset(notes.extra_reads),
             failure_reads=frozenset(notes.failure_reads),
             error_methods=frozenset(notes.error_methods),
+            asserted=frozenset(notes.asserted),
         )
 
     def merge(self, other: ErrorFacts) -> ErrorFacts:
@@ -78,6 +83,7 @@ class ErrorFacts:
             self.failure_reads | other.failure_reads,
             self.held_callees | other.held_callees,
             self.error_methods | other.error_methods,
+            self.asserted | other.asserted,
         )
 
     def settle(self, config: Config) -> ErrorFacts:
@@ -87,7 +93,7 @@ class ErrorFacts:
         callee read that way by one of those.
         """
         blocked = self.moved_keys & self.extra_reads
-        held = self.held_functions | {function for function, _key in blocked}
+        held = self.held_functions | self.asserted | {function for function, _key in blocked}
         callees: set[str] = set()
         frontier = set(held)
         while frontier:

@@ -21,7 +21,12 @@ from unsentinel.core.syntax import NodeIndex
 from unsentinel.errors.clients import ClientFinder
 from unsentinel.errors.consumers import ConsumerFinder
 from unsentinel.errors.facts import ErrorFacts, ErrorNotes
-from unsentinel.errors.readers import KNOWN_KEYS, extra_reads, failure_reads
+from unsentinel.errors.readers import (
+    KNOWN_KEYS,
+    asserted_failures,
+    extra_reads,
+    failure_reads,
+)
 from unsentinel.errors.shapes import enclosing_function
 
 _Deferred = tuple[cst.FunctionDef | None, cst.CSTNode, Callable[[], None]]
@@ -62,14 +67,22 @@ class ErrorGroups:
         for function, node, rewrite in self._deferred:
             name = function.name.value if function is not None else None
             read = sorted(key for f, key in blocked if f == name)
-            if function is None or name not in held and name not in passed_on and not read:
+            asserted = name in gathered.asserted
+            if function is None or (
+                name not in held and name not in passed_on and not read and not asserted
+            ):
                 rewrite()
                 continue
             why = (
                 f"{name}() also returns an error-looking dict that is left "
                 "alone; its error dicts and their readers change together or not at all"
             )
-            if name in passed_on and name not in held:
+            if asserted and name not in held:
+                why = (
+                    f"a test asserts the failure of {name}() through a test-case method "
+                    "no reader rewrite follows; its error dicts and readers stay together"
+                )
+            elif name in passed_on and name not in held:
                 why = (
                     f"a function that keeps its old error shape reads the error of {name}() "
                     "and passes it on; its error dicts and readers stay together"
@@ -110,6 +123,11 @@ class ErrorGroups:
             if function is not None and function.name.value.startswith("test"):
                 followed = tests.scan_function(function)
                 notes.extra_reads |= extra_reads(index, function, followed)
+                notes.asserted |= {
+                    callee
+                    for callee in asserted_failures(index, function, followed)
+                    if may_be_defined(self.context.facts, callee)
+                }
                 continue
             notes.extra_reads |= extra_reads(index, function)
             if function is not None:

@@ -118,3 +118,41 @@ def _string(node: cst.BaseExpression) -> str | None:
         value = node.evaluated_value
         return value if isinstance(value, str) else None
     return None
+
+
+def asserted_failures(
+    index: NodeIndex, function: cst.FunctionDef | None, followed: frozenset[str]
+) -> set[str]:
+    """The callees whose failure a test asserts through a test-case method the reader
+    rewrites do not follow: ``self.assertEqual(result["status"], "error")``,
+    ``self.assertIn("Internal error", result["error"])``, ``self.assertFalse(r["ok"])``.
+
+    Left as they are, these reads see the old shape; the callee must keep it (held).
+    ``followed``: variables whose reads are rewritten anyway.
+    """
+    callees, _keys = _reads(index, function, followed)
+    found: set[str] = set()
+    for call in index.within(cst.Call, function):
+        name = call_name(call)
+        if not name or not name.startswith("assert") or not isinstance(call.func, cst.Attribute):
+            continue
+        values = [arg.value for arg in call.args]
+        for value in values:
+            read = _read(value)
+            if read is None or read[0] not in callees or read[0] in followed:
+                continue
+            if _asserts_failure(name, read[1], values):
+                found.add(callees[read[0]])
+    return found
+
+
+def _asserts_failure(method: str, key: str, values: list[cst.BaseExpression]) -> bool:
+    if key in MESSAGE_KEYS[:1]:  # ``result["error"]``: only a failure has one
+        return True
+    if key == "status":
+        return any(
+            m.matches(v, m.SimpleString('"error"') | m.SimpleString("'error'")) for v in values
+        )
+    if key in DISCRIMINATORS:
+        return method == "assertFalse" or any(m.matches(v, m.Name("False")) for v in values)
+    return False
