@@ -290,4 +290,31 @@ def test_a_failure_asserted_through_a_test_case_method_holds_the_producer(
     assert [r.path for r in result.results if r.changed] == []
     assert "lookup" in result.facts.get(ErrorFacts).asserted
     skipped = [s for r in result.results for s in r.sites if s.action is Action.SKIP]
-    assert any("test-case method" in s.reasons[0] for s in skipped)
+    assert any("a test checks the failure of lookup()" in s.reasons[0] for s in skipped)
+
+
+ASSERTS_STATUS_ONLY = """
+from app import lookup
+
+
+def test_lookup_failure():
+    result = lookup("missing")
+    assert result["status"] == "error"
+    assert "error" in result
+"""
+
+
+def test_a_failure_checked_on_too_little_evidence_to_follow_holds_the_producer(
+    tmp_path: Path,
+) -> None:
+    """``assert result["status"] == "error"`` and ``"error" in result``, with no message
+    read: too little for the reader rewrites to follow, and the old shape after all
+    (awslabs-ecs-mcp-server's ``test_general_exception_handling``)."""
+    from unsentinel.core.model import Mode
+    from unsentinel.registry import load_config, run
+
+    (tmp_path / "app.py").write_text(textwrap.dedent(LOOKUP), "utf-8")
+    (tmp_path / "test_app.py").write_text(textwrap.dedent(ASSERTS_STATUS_ONLY), "utf-8")
+    result = run([tmp_path], load_config((tmp_path,)), Mode.DIFF, jobs=1)
+    assert [r.path for r in result.results if r.changed] == []
+    assert "lookup" in result.facts.get(ErrorFacts).asserted

@@ -77,10 +77,10 @@ class ErrorGroups:
                 f"{name}() also returns an error-looking dict that is left "
                 "alone; its error dicts and their readers change together or not at all"
             )
-            if asserted and name not in held:
+            if asserted and name not in held and not read:
                 why = (
-                    f"a test asserts the failure of {name}() through a test-case method "
-                    "no reader rewrite follows; its error dicts and readers stay together"
+                    f"a test checks the failure of {name}() in reads no reader rewrite "
+                    "follows; its error dicts and readers stay together"
                 )
             elif name in passed_on and name not in held:
                 why = (
@@ -125,7 +125,7 @@ class ErrorGroups:
                 notes.extra_reads |= extra_reads(index, function, followed)
                 notes.asserted |= {
                     callee
-                    for callee in asserted_failures(index, function, followed)
+                    for callee in asserted_failures(index, function, followed, self.context.parent)
                     if may_be_defined(self.context.facts, callee)
                 }
                 continue

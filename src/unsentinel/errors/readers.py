@@ -11,6 +11,8 @@ the producers' moved keys, and a producer whose moved key is read that way is he
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import libcst as cst
 import libcst.matchers as m
 
@@ -121,38 +123,56 @@ def _string(node: cst.BaseExpression) -> str | None:
 
 
 def asserted_failures(
-    index: NodeIndex, function: cst.FunctionDef | None, followed: frozenset[str]
+    index: NodeIndex,
+    function: cst.FunctionDef | None,
+    followed: frozenset[str],
+    parent: Callable[[cst.CSTNode], cst.CSTNode | None],
 ) -> set[str]:
-    """The callees whose failure a test asserts through a test-case method the reader
-    rewrites do not follow: ``self.assertEqual(result["status"], "error")``,
-    ``self.assertIn("Internal error", result["error"])``, ``self.assertFalse(r["ok"])``.
+    """The callees whose failure a test checks in reads the reader rewrites do not follow:
+    ``assert result["status"] == "error"`` alone, ``"error" in result``,
+    ``self.assertEqual(result["status"], "error")``, ``self.assertIn("x", result["error"])``,
+    ``self.assertFalse(r["ok"])``.
 
     Left as they are, these reads see the old shape; the callee must keep it (held).
     ``followed``: variables whose reads are rewritten anyway.
     """
     callees, _keys = _reads(index, function, followed)
     found: set[str] = set()
-    for call in index.within(cst.Call, function):
-        name = call_name(call)
-        if not name or not name.startswith("assert") or not isinstance(call.func, cst.Attribute):
-            continue
-        values = [arg.value for arg in call.args]
-        for value in values:
-            read = _read(value)
+    for kind in (cst.Subscript, cst.Call, cst.Comparison):
+        for node in index.within(kind, function):
+            read = _read(node)
             if read is None or read[0] not in callees or read[0] in followed:
                 continue
-            if _asserts_failure(name, read[1], values):
+            if _checks_failure(read[1], _around(node, parent)):
                 found.add(callees[read[0]])
     return found
 
 
-def _asserts_failure(method: str, key: str, values: list[cst.BaseExpression]) -> bool:
-    if key in MESSAGE_KEYS[:1]:  # ``result["error"]``: only a failure has one
+def _around(
+    node: cst.CSTNode, parent: Callable[[cst.CSTNode], cst.CSTNode | None]
+) -> list[cst.CSTNode]:
+    """What a read is checked against: the other side of its comparison, the other
+    arguments of a test-case assertion (``self.assertEqual(read, "error")``)."""
+    above = parent(node)
+    if isinstance(above, cst.ComparisonTarget):
+        above = parent(above)
+    if isinstance(above, cst.Comparison):
+        return [above.left, *(target.comparator for target in above.comparisons)]
+    if isinstance(above, cst.Arg):
+        call = parent(above)
+        if isinstance(call, cst.Call) and (call_name(call) or "").startswith("assert"):
+            return [call, *(arg.value for arg in call.args)]
+    return []
+
+
+def _checks_failure(key: str, around: list[cst.CSTNode]) -> bool:
+    if key == "error":  # ``result["error"]``, ``"error" in result``: only a failure has one
         return True
     if key == "status":
-        return any(
-            m.matches(v, m.SimpleString('"error"') | m.SimpleString("'error'")) for v in values
-        )
+        return any(isinstance(n, cst.SimpleString) and n.evaluated_value == "error" for n in around)
     if key in DISCRIMINATORS:
-        return method == "assertFalse" or any(m.matches(v, m.Name("False")) for v in values)
+        asserts_false = any(
+            isinstance(n, cst.Call) and call_name(n) == "assertFalse" for n in around
+        )
+        return asserts_false or any(m.matches(n, m.Name("False")) for n in around)
     return False
