@@ -1402,3 +1402,31 @@ def test_a_library_functions_result_is_no_project_helpers(tmp_path: Path) -> Non
         assert "resolve" in facts.returning
         assert "abspath" not in facts.returning
         assert _sites(result, "watcher.py") == []
+
+
+def test_a_list_grown_under_a_key_holds_its_readers(tmp_path: Path) -> None:
+    """``response["warnings"].append("WARNING: ...")``: no producer rewrite follows a list
+    under a key, so a test reading ``result["warnings"]`` (and a literal ``"warnings":
+    ["Existing warning"]`` it passes in) must stay as it is. Rewritten to dumped warnings,
+    it broke awslabs-ecs-mcp-server's own test (the ecosystem's ``tests`` invariant)."""
+    security = """
+        def add_public_endpoint_warning(response: dict) -> dict:
+            if "alb_url" in response:
+                response["warnings"] = response.get("warnings", [])
+                response["warnings"].append("WARNING: this URL is publicly accessible.")
+            return response
+    """
+    test = """
+        from security import add_public_endpoint_warning
+
+        def test_warning_added():
+            data = {"alb_url": "http://x", "warnings": ["Existing warning"]}
+            result = add_public_endpoint_warning(data)
+            assert "Existing warning" in result["warnings"]
+            assert any("publicly" in w for w in result["warnings"])
+    """
+    result = _diff(_project(tmp_path, {"security.py": security, "test_security.py": test}))
+    assert _new_text(result, "test_security.py") is None
+    assert _new_text(result, "security.py") is None
+    held = _warning_sites(result, "test_security.py")
+    assert held and {s.action for s in held} == {Action.SKIP}

@@ -94,6 +94,8 @@ class WarningProducer(WarningRewriter):
                     self._candidate(value)
             elif method == "extend" and node.args:
                 self._sink(into, node.args[0].value)
+        elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Subscript):
+            self._added_to_a_key(node, func)
         callee = last_name(func)
         for index, arg in enumerate(node.args):
             keyword = arg.keyword.value if arg.keyword is not None else None
@@ -112,6 +114,18 @@ class WarningProducer(WarningRewriter):
                 self._sink(param, arg.value)
             elif param and self.flow.shape(arg.value) is not None:
                 self.carriers.link(param, self.carriers.of(arg.value))
+
+    def _added_to_a_key(self, node: cst.Call, func: cst.Attribute) -> None:
+        """``response["warnings"].append("WARNING: ...")``: a dict's warnings list grows
+        where no producer rewrite follows (the list lives under a key, not a name). Its
+        readers (``result["warnings"]`` in a test) must stay as they are: the group is held."""
+        if func.attr.value not in (*APPENDERS, "extend") or not node.args:
+            return
+        keyed = [c for c in self.carriers.of(func.value) if isinstance(c, KeyCarrier)]
+        if keyed:
+            stored = expression_code(func.value)
+            why = f"added to `{stored}`, a list under a key that no producer rewrite follows"
+            self.carriers.block(node, keyed, why)
 
     def _is_list_of_warnings(self, expr: cst.BaseExpression) -> bool:
         """A warnings list by its name, or a local that only ever collects warnings."""
