@@ -343,15 +343,8 @@ class ErrorDict(Rule):
 
     def _built_in_steps(self, node: cst.Dict, changed: str) -> None:
         """A returned error dict changed after it is built: noted, and its function held."""
-        self._groups.hold(node)
-        why = f"the dict is changed after it is built ({changed}); migrate it by hand"
-        self.context.report(
-            self,
-            node,
-            f"Looks like an error dict but is left alone: {why}",
-            kind=Kind.ERROR,
-            action=Action.NOTE,
-            reasons=(why,),
+        self._held_note(
+            node, f"the dict is changed after it is built ({changed}); migrate it by hand"
         )
 
     def _note(
@@ -415,9 +408,14 @@ class ErrorDict(Rule):
         """``response["error"] = f"AWS API error: {e}"``, then ``return response``: an error
         dict built key by key, which no rewrite follows. Its function keeps the old shape
         (held), so readers of its result (``result["error"]``) stay as they are too."""
-        self._groups.hold(node)
         written = expression_code(target)
-        why = f"an error is written into `{written}` key by key; migrate it by hand"
+        self._held_note(
+            node, f"an error is written into `{written}` key by key; migrate it by hand"
+        )
+
+    def _held_note(self, node: cst.CSTNode, why: str) -> None:
+        """A look-alike that holds its function: noted in ``plan`` with ``why``."""
+        self._groups.hold(node)
         self.context.report(
             self,
             node,
