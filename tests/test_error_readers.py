@@ -318,3 +318,41 @@ def test_a_failure_checked_on_too_little_evidence_to_follow_holds_the_producer(
     result = run([tmp_path], load_config((tmp_path,)), Mode.DIFF, jobs=1)
     assert [r.path for r in result.results if r.changed] == []
     assert "lookup" in result.facts.get(ErrorFacts).asserted
+
+
+READS_THE_RESULT_ELSEWHERE = """
+from app import lookup
+
+
+def describe(name):
+    result = lookup(name)
+    if result.get("status") != "done":
+        return result.get("message")
+    return result["stack_name"]
+"""
+
+
+def test_the_readers_of_an_asserted_function_are_reported_with_or_without_the_prefilter(
+    tmp_path: Path,
+) -> None:
+    """A test asserts ``lookup``'s failure where no rewrite follows: ``lookup`` is held, and
+    so is a reader in a module that spells no error-dict needle. ``check`` must find that
+    reader with the prefilter as without it. (This small project agrees without the fix
+    too -- its gather rounds admit the reader early; the case that did not,
+    awslabs-aws-healthomics-mcp-server, is pinned by the ecosystem's ``prefilter``
+    invariant: since asserted functions admit their callers, its runs agree.)"""
+    from unsentinel.core.model import Mode
+    from unsentinel.registry import load_config, run
+
+    (tmp_path / "app.py").write_text(textwrap.dedent(LOOKUP), "utf-8")
+    (tmp_path / "test_app.py").write_text(textwrap.dedent(ASSERTS_STATUS_ONLY), "utf-8")
+    (tmp_path / "describe.py").write_text(textwrap.dedent(READS_THE_RESULT_ELSEWHERE), "utf-8")
+    config = load_config((tmp_path,))
+    found = []
+    for screen in (True, False):
+        result = run([tmp_path], config, Mode.CHECK, jobs=1, screen=screen)
+        found.append(
+            sorted((r.path, s.position.line, s.rule) for r in result.results for s in r.sites)
+        )
+    assert found[0] == found[1]
+    assert any(path.endswith("describe.py") for path, _line, _rule in found[0])

@@ -114,11 +114,13 @@ class ErrorFacts:
     def function_names(self) -> frozenset[str]:
         """Functions whose error dicts migrate: a file that calls one may read a key the
         envelope moves (``result["stack_name"]``), though it spells no error needle; the
-        prefilter must let it through, or the reader breaks after apply."""
-        return self.error_functions - self.held_functions
+        prefilter must let it through, or the reader breaks after apply. So do those a test
+        asserts the failure of (held): their readers elsewhere are reported as held with
+        them, with or without the prefilter."""
+        return (self.error_functions - self.held_functions) | self.asserted
 
     def module_function_names(self) -> frozenset[str]:
         """Of :meth:`function_names`, those no class defines: ``conn.request(...)`` on a
         local object calls no such function, ``request(...)`` or ``client.request(...)``
         through an imported module may (see :class:`~unsentinel.core.prefilter.Prefilter`)."""
-        return self.function_names() - self.error_methods
+        return self.function_names() - self.error_methods - self.asserted
