@@ -359,15 +359,7 @@ class ErrorDict(Rule):
             return
         if returned:
             self._groups.hold(node)
-        why = why or lookalike_reason(node, self.context.parent)
-        self.context.report(
-            self,
-            node,
-            f"Looks like an error dict but is left alone: {why}",
-            kind=Kind.ERROR,
-            action=Action.NOTE,
-            reasons=(why,),
-        )
+        self._report_lookalike(node, why or lookalike_reason(node, self.context.parent))
 
     # -- a dict built one key at a time: ``r = {"success": False, ...}; r["error"] = ...`` --
     def visit_Assign(self, node: cst.Assign) -> None:
@@ -416,6 +408,9 @@ class ErrorDict(Rule):
     def _held_note(self, node: cst.CSTNode, why: str) -> None:
         """A look-alike that holds its function: noted in ``plan`` with ``why``."""
         self._groups.hold(node)
+        self._report_lookalike(node, why)
+
+    def _report_lookalike(self, node: cst.CSTNode, why: str) -> None:
         self.context.report(
             self,
             node,
