@@ -6,7 +6,9 @@ only the first of them. Rewriting the literal alone would leave the later writes
 the old keys back beside the new envelope (and a second run would then take
 ``r["message"] = ...`` for an error of its own). Such a dict is left as it is and noted;
 the one form built in steps that UNS501 does follow, ``r = {"success": False, "error":
-None}`` ... ``r["error"] = E``, is not error-shaped at its literal and never reaches here.
+None}`` ... ``r["error"] = E``, is not error-shaped at its literal and never reaches
+:func:`later_change`; its two tests live here too (:func:`open_message_keys` for the
+literal, :func:`writes_an_error` for a later write that makes a dict an error).
 """
 
 from __future__ import annotations
@@ -14,7 +16,16 @@ from __future__ import annotations
 import libcst as cst
 
 from unsentinel.core.syntax import string_key
-from unsentinel.errors.shapes import Parent, enclosing_function
+from unsentinel.errors.shapes import (
+    DISCRIMINATORS,
+    MESSAGE_KEYS,
+    Parent,
+    elements_by_key,
+    enclosing_function,
+    is_error_string,
+    is_false,
+    is_stringish,
+)
 
 # Methods that change a dict in place.
 _MUTATORS = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__"})
@@ -86,3 +97,33 @@ class _Changes(cst.CSTVisitor):
         key = string_key(target)
         shown = repr(key) if key is not None else "..."
         self.found = f"del {self.name}[{shown}]" if how == "del" else f"{self.name}[{shown}] = ..."
+
+
+# -- a dict built one key at a time: ``r = {"success": False, "error": None}`` ... ----------
+def open_message_keys(value: cst.Dict) -> frozenset[str]:
+    """The message keys a failure literal leaves open (``None``) to be filled in later.
+
+    Only a literal that says it failed (``success``/``ok``/``succeed`` is ``False``)
+    counts, and only a key left open: a dict that already holds its error (a migrated
+    envelope, too) is not one built in steps.
+    """
+    values = elements_by_key(value)
+    if not values or not any(
+        k in values and is_false(values[k]) for k in ("success", "ok", "succeed")
+    ):
+        return frozenset()
+    return frozenset(k for k in MESSAGE_KEYS if k in values and _is_open(values[k]))
+
+
+def _is_open(value: cst.BaseExpression) -> bool:
+    return isinstance(value, cst.Name) and value.value == "None"
+
+
+def writes_an_error(key: str | None, value: cst.BaseExpression) -> bool:
+    """Does ``d[key] = value`` make ``d`` an error response? A message under ``error``, a
+    ``status`` of ``"error"``, or ``success`` (``ok``) set to ``False``."""
+    if key == "error":
+        return is_stringish(value)
+    if key == "status":
+        return is_error_string(value)
+    return key in DISCRIMINATORS and is_false(value)

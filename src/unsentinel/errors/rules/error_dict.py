@@ -20,19 +20,15 @@ from unsentinel.errors.detect import ERROR_DICT
 from unsentinel.errors.groups import ErrorGroups
 from unsentinel.errors.lookalikes import reason as lookalike_reason
 from unsentinel.errors.lookalikes import suspicious, unclear_bare
-from unsentinel.errors.mutations import later_change
+from unsentinel.errors.mutations import later_change, open_message_keys, writes_an_error
 from unsentinel.errors.placement import comment_plan, fit
 from unsentinel.errors.shapes import (
-    DISCRIMINATORS,
-    MESSAGE_KEYS,
     Shape,
     ShapeKind,
     classify,
     elements_by_key,
     enclosing_function,
     handler_of,
-    is_error_string,
-    is_false,
     is_stringish,
     response_flow,
 )
@@ -370,14 +366,7 @@ class ErrorDict(Rule):
             self._rewrite_incremental(node, target)
 
     def _remember_incremental(self, node: cst.Assign, name: str, value: cst.Dict) -> None:
-        values = elements_by_key(value)
-        if not values or not any(
-            is_false(values.get(k, cst.Name("x"))) for k in ("success", "ok", "succeed")
-        ):
-            return
-        # Only a key left open is filled in later: a dict that already holds its error
-        # (a migrated envelope, too) is not one built in steps.
-        open_keys = frozenset(k for k in MESSAGE_KEYS if k in values and _is_open(values[k]))
+        open_keys = open_message_keys(value)
         if not open_keys:
             return
         function = enclosing_function(node, self.context.parent)
@@ -494,21 +483,6 @@ class ErrorDict(Rule):
         self._groups.settle_readers()
 
 
-def _is_open(value: cst.BaseExpression) -> bool:
-    """``None``: a message key to be filled in later."""
-    return isinstance(value, cst.Name) and value.value == "None"
-
-
 def _with_value(updated: cst.CSTNode, value: cst.BaseExpression) -> cst.CSTNode:
     assert isinstance(updated, cst.Assign)
     return updated.with_changes(value=value)
-
-
-def writes_an_error(key: str | None, value: cst.BaseExpression) -> bool:
-    """Does ``d[key] = value`` make ``d`` an error response? A message under ``error``, a
-    ``status`` of ``"error"``, or ``success`` (``ok``) set to ``False``."""
-    if key == "error":
-        return is_stringish(value)
-    if key == "status":
-        return is_error_string(value)
-    return key in DISCRIMINATORS and is_false(value)
