@@ -121,6 +121,7 @@ PACKAGES: tuple[Package, ...] = (
             "6b57391928887f5334fe854073b09e3a49bb7dae0d55a1b1276f4d910607a0f1",
         ),
         "error dicts, warnings lists",
+        tests=("pytest>=8", "pytest-asyncio", "anyio"),
     ),
     Package(
         _pin(
@@ -276,6 +277,7 @@ PACKAGES: tuple[Package, ...] = (
             "febcd88e9c8f240f2288fcfcd487aadb635df4bc444e12ab5af4919df3686051",
         ),
         "error dicts, a warnings list",
+        tests=("pytest>=8", "pytest-asyncio", "pytest-mock", "hypothesis"),
     ),
     Package(
         _pin(
@@ -298,6 +300,7 @@ PACKAGES: tuple[Package, ...] = (
             "5409ad42a75f7f615f83a925ed4caa3add330f515b8592f1b87f81d3968256f7",
         ),
         "a BLOCK: sentinel constant, tuple-slot helpers, tests that read them",
+        tests=("pytest>=8", "pytest-asyncio", "time-machine"),
     ),
     Package(
         _pin("mkdocs", "1.6.1", "7b432f01d928c084353ab39c57282f29f92136665bdd6abf7c1ec8d822ef86f2"),

@@ -11,6 +11,7 @@ import json
 import textwrap
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from unsentinel.cli import main
@@ -318,6 +319,71 @@ def test_a_failure_checked_on_too_little_evidence_to_follow_holds_the_producer(
     result = run([tmp_path], load_config((tmp_path,)), Mode.DIFF, jobs=1)
     assert [r.path for r in result.results if r.changed] == []
     assert "lookup" in result.facts.get(ErrorFacts).asserted
+
+
+CHECKS_THAT_HOLD_ON_THE_ENVELOPE = """
+import unittest
+
+from app import lookup
+
+
+def test_lookup_failure():
+    result = lookup("missing")
+    assert "error" in result
+    assert len(result["error"]) > 0
+    assert result["error"] is not None
+    assert result.get("error")
+
+
+class TestLookup(unittest.TestCase):
+    def test_lookup_failure(self):
+        result = lookup("missing")
+        self.assertTrue(result["error"])
+        self.assertIsNotNone(result.get("error"))
+"""
+
+
+def test_a_failure_check_that_holds_on_the_envelope_holds_nothing(tmp_path: Path) -> None:
+    """``"error" in result``, ``len(result["error"]) > 0``, ``result["error"] is not None``:
+    each still holds once the error is the envelope's non-empty dict, so the producer
+    migrates and the test stays as it is. Held for them, awslabs-aws-healthomics-mcp-server
+    kept every ``call`` wrapper's error dicts back (150 tests read them that way)."""
+    from unsentinel.core.model import Mode
+    from unsentinel.registry import load_config, run
+
+    (tmp_path / "app.py").write_text(textwrap.dedent(LOOKUP), "utf-8")
+    test = tmp_path / "test_app.py"
+    test.write_text(textwrap.dedent(CHECKS_THAT_HOLD_ON_THE_ENVELOPE), "utf-8")
+    result = run([tmp_path], load_config((tmp_path,)), Mode.DIFF, jobs=1)
+    assert result.facts.get(ErrorFacts).asserted == frozenset()
+    assert [Path(r.path).name for r in result.results if r.changed] == ["app.py"]
+
+
+@pytest.mark.parametrize(
+    "check",
+    [
+        'assert "not found" in result["error"]',
+        'assert result["error"] == "not found"',
+        'assert len(result["error"]) == 9',
+        'assert isinstance(result["error"], str)',
+    ],
+)
+def test_a_string_read_of_the_error_still_holds_the_producer(tmp_path: Path, check: str) -> None:
+    """The error as a string -- compared, searched, measured -- reads the old shape where no
+    reader rewrite follows (no string evidence of the kind the rewrites take): held."""
+    from unsentinel.core.model import Mode
+    from unsentinel.registry import load_config, run
+
+    (tmp_path / "app.py").write_text(textwrap.dedent(LOOKUP), "utf-8")
+    test = f"from app import lookup\n\n\ndef test_it():\n    result = lookup('x')\n    {check}\n"
+    (tmp_path / "test_app.py").write_text(test, "utf-8")
+    result = run([tmp_path], load_config((tmp_path,)), Mode.DIFF, jobs=1)
+    changed = [Path(r.path).name for r in result.results if r.changed]
+    asserted = "lookup" in result.facts.get(ErrorFacts).asserted
+    # Either the reader rewrite follows the read (both files change) or the producer is held.
+    assert (
+        asserted and changed == [] or not asserted and sorted(changed) == ["app.py", "test_app.py"]
+    )
 
 
 READS_THE_RESULT_ELSEWHERE = """

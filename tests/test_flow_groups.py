@@ -1430,3 +1430,43 @@ def test_a_list_grown_under_a_key_holds_its_readers(tmp_path: Path) -> None:
     assert _new_text(result, "security.py") is None
     held = _warning_sites(result, "test_security.py")
     assert held and {s.action for s in held} == {Action.SKIP}
+    assert any("test_security.py:4 writes its entries as dumped dicts" in r for r in held[0].reasons)
+
+
+def test_a_list_grown_under_a_key_migrates_with_its_group(tmp_path: Path) -> None:
+    """``view["warnings"].append(f"...")`` on a view whose ``"warnings"`` list a helper built
+    and a model takes (``Response(**view)``): the list holds objects only, so the append is a
+    producer like any other. Held as a whole, it kept katana-mcp-server's whole warnings
+    migration back (one append in a 2,000-line module)."""
+    items = """
+        from pydantic import BaseModel
+
+        class Response(BaseModel):
+            name: str
+            warnings: list[str] = []
+
+        def build_view(name: str) -> dict:
+            warnings: list[str] = []
+            if not name:
+                warnings.append("No name given")
+            return {"name": name, "warnings": warnings}
+
+        def set_price(view: dict, price: float) -> bool:
+            try:
+                return price > 0
+            except ValueError as exc:
+                view["warnings"].append(f"Price {price} was not confirmed: {exc}")
+                return False
+
+        def create(name: str, price: float) -> Response:
+            view = build_view(name)
+            set_price(view, price)
+            return Response(**view)
+    """
+    result = _diff(_project(tmp_path, {"items.py": items}))
+    new = _new_text(result, "items.py")
+    assert new is not None
+    assert 'view["warnings"].append(Warning(' in new
+    assert "message=f\"Price {price} was not confirmed: {exc}\"" in new
+    assert "warnings: list[Warning] = []" in new
+    assert {s.action for s in _warning_sites(result, "items.py")} <= {Action.REWRITE, Action.REVIEW}

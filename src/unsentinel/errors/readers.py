@@ -143,9 +143,67 @@ def asserted_failures(
             read = _read(node)
             if read is None or read[0] not in callees or read[0] in followed:
                 continue
+            if _still_reads_right(node, read[1], parent):
+                continue
             if _checks_failure(read[1], _around(node, parent)):
                 found.add(callees[read[0]])
     return found
+
+
+def _still_reads_right(
+    node: cst.CSTNode, key: str, parent: Callable[[cst.CSTNode], cst.CSTNode | None]
+) -> bool:
+    """Does this read of ``key`` give the same answer on the envelope? ``"error" in result``
+    does (the envelope has an ``error``), and so does a truth test of ``result["error"]``
+    (``assert result["error"]``, ``len(result["error"]) > 0``, ``is not None``): the error
+    is a non-empty dict then. A string read of it (``"x" in result["error"]``) does not."""
+    if key != "error":
+        return False
+    if isinstance(node, cst.Comparison):
+        return True  # ``"error" in result``: the only comparison read is a membership test
+    return _truth_tested(node, parent)
+
+
+def _truth_tested(node: cst.CSTNode, parent: Callable[[cst.CSTNode], cst.CSTNode | None]) -> bool:
+    above = parent(node)
+    if isinstance(above, (cst.Assert, cst.If, cst.While)):
+        return True
+    if isinstance(above, cst.UnaryOperation):
+        return isinstance(above.operator, cst.Not)
+    if isinstance(above, cst.Comparison) and above.left is node:
+        return m.matches(
+            above,
+            m.Comparison(
+                comparisons=[m.ComparisonTarget(operator=m.IsNot(), comparator=m.Name("None"))]
+            ),
+        )
+    if isinstance(above, cst.Arg):
+        call = parent(above)
+        if not isinstance(call, cst.Call):
+            return False
+        name = call_name(call)
+        if name in ("assertTrue", "assertIsNotNone", "bool"):
+            return True
+        return name == "len" and _non_empty(call, parent)
+    return False
+
+
+def _non_empty(call: cst.CSTNode, parent: Callable[[cst.CSTNode], cst.CSTNode | None]) -> bool:
+    """``len(x) > 0`` / ``len(x) != 0`` / ``len(x) >= 1`` / a bare ``assert len(x)``."""
+    above = parent(call)
+    if isinstance(above, cst.Assert):
+        return True
+    if not isinstance(above, cst.Comparison) or above.left is not call:
+        return False
+    if len(above.comparisons) != 1:
+        return False
+    target = above.comparisons[0]
+    bound = target.comparator
+    if not isinstance(bound, cst.Integer):
+        return False
+    if isinstance(target.operator, (cst.GreaterThan, cst.NotEqual)):
+        return bound.value == "0"
+    return isinstance(target.operator, cst.GreaterThanEqual) and bound.value == "1"
 
 
 def _around(

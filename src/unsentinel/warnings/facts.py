@@ -19,6 +19,7 @@ from unsentinel.warnings.graph import (
     Blocker,
     Carrier,
     ConstantUse,
+    KeyedEntries,
     Link,
     ReturnCarrier,
     SlotCarrier,
@@ -100,6 +101,7 @@ class WarningNotes:
     marker_constants: dict[str, str] = field(default_factory=dict)
     links: set[Link] = field(default_factory=set)  # flows between carriers (warnings/graph)
     blockers: set[Blocker] = field(default_factory=set)
+    keyed: set[KeyedEntries] = field(default_factory=set)
     constant_uses: set[ConstantUse] = field(default_factory=set)
 
 
@@ -127,6 +129,7 @@ class WarningFacts:
     code_values: Mapping[str, str] = field(default_factory=dict)  # constant name -> value
     links: frozenset[Link] = frozenset()
     blockers: frozenset[Blocker] = frozenset()
+    keyed: frozenset[KeyedEntries] = frozenset()
     constant_uses: frozenset[ConstantUse] = frozenset()
     blocked: Mapping[Carrier, Blocker] = field(default_factory=dict)  # settled: group -> why
 
@@ -156,6 +159,7 @@ class WarningFacts:
             constant_leftovers=frozenset(left_behind),
             links=frozenset(notes.links),
             blockers=frozenset(notes.blockers),
+            keyed=frozenset(notes.keyed),
             constant_uses=frozenset(notes.constant_uses),
         )
 
@@ -176,6 +180,7 @@ class WarningFacts:
             constant_leftovers=self.constant_leftovers | other.constant_leftovers,
             links=self.links | other.links,
             blockers=self.blockers | other.blockers,
+            keyed=self.keyed | other.keyed,
             constant_uses=self.constant_uses | other.constant_uses,
         )
 
@@ -184,7 +189,7 @@ class WarningFacts:
         codes, values = assign_codes(self.templates, existing_codes(config), entity_nouns(config))
         # Connected groups with a blocker stay as they are; the constants their producers
         # spell stay in use.
-        blocked = settle_blocked(self.links, self.blockers)
+        blocked = settle_blocked(self.links, self.blockers, self.keyed)
         kept = {use.name for use in self.constant_uses if use.carrier in blocked}
         return replace(
             self,

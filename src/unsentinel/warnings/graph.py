@@ -114,6 +114,24 @@ class Blocker:
 
 
 @dataclass(frozen=True)
+class KeyedEntries:
+    """Entries written into a list under a dict key, as objects or as dumped dicts.
+
+    ``view["warnings"].append(f"...")`` adds ``Warning`` objects once migrated; a test's
+    ``{"warnings": ["Existing warning"]}`` is written as a dumped response (dicts). One list
+    cannot hold both: a group with both kinds is blocked when it is settled.
+    """
+
+    path: str
+    line: int
+    carrier: Carrier
+    dumped: bool
+
+    def order(self) -> tuple[str, int, tuple[str, str]]:
+        return self.path, self.line, carrier_order(self.carrier)
+
+
+@dataclass(frozen=True)
 class ConstantUse:
     """A producer at ``carrier`` that spells a sentinel constant: skipped, the use stays."""
 
@@ -140,29 +158,54 @@ class _UnionFind:
             self.parent[high] = low
 
 
-def settle_blocked(links: Iterable[Link], blockers: Iterable[Blocker]) -> dict[Carrier, Blocker]:
+def settle_blocked(
+    links: Iterable[Link], blockers: Iterable[Blocker], keyed: Iterable[KeyedEntries] = ()
+) -> dict[Carrier, Blocker]:
     """Every carrier of a blocked group, mapped to the group's first blocker.
 
     A field and a dict key of the same name are one place: ``model_dump()`` turns the one
-    into the other.
+    into the other. A group whose keyed lists get both objects and dumped dicts is blocked
+    too (:class:`KeyedEntries`).
     """
     groups = _UnionFind()
     for link in links:
         groups.union(link.first, link.second)
-    blockers = sorted(blockers, key=Blocker.order)
-    for blocker in blockers:
-        groups.find(blocker.carrier)
+    keyed = sorted(keyed, key=KeyedEntries.order)
+    for carrier in [*(b.carrier for b in blockers), *(k.carrier for k in keyed)]:
+        groups.find(carrier)
     for carrier in list(groups.parent):
         if isinstance(carrier, KeyCarrier):
             groups.union(carrier, FieldCarrier(carrier.name))
         elif isinstance(carrier, FieldCarrier):
             groups.union(carrier, KeyCarrier(carrier.name))
+    ordered = sorted([*blockers, *_mixed_entries(groups, keyed)], key=Blocker.order)
     first: dict[Carrier, Blocker] = {}
-    for blocker in blockers:
+    for blocker in ordered:
         first.setdefault(groups.find(blocker.carrier), blocker)
     return {
         carrier: first[root] for carrier in groups.parent if (root := groups.find(carrier)) in first
     }
+
+
+def _mixed_entries(groups: _UnionFind, keyed: list[KeyedEntries]) -> list[Blocker]:
+    """A blocker for each group whose keyed lists get objects and dumped dicts alike, at its
+    first in-memory append, naming the first dumped entries."""
+    dumped: dict[Carrier, KeyedEntries] = {}
+    for entries in keyed:
+        if entries.dumped:
+            dumped.setdefault(groups.find(entries.carrier), entries)
+    found: dict[Carrier, Blocker] = {}
+    for entries in keyed:
+        root = groups.find(entries.carrier)
+        stand_in = dumped.get(root)
+        if entries.dumped or stand_in is None or root in found:
+            continue
+        why = (
+            "Warning objects are added to this keyed list, while "
+            f"{stand_in.path}:{stand_in.line} writes its entries as dumped dicts"
+        )
+        found[root] = Blocker(entries.path, entries.line, why, entries.carrier)
+    return list(found.values())
 
 
 def blocker_of(blocked: Mapping[Carrier, Blocker], carriers: Iterable[Carrier]) -> Blocker | None:

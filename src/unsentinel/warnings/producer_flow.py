@@ -26,6 +26,7 @@ from unsentinel.warnings.graph import (
     ConstantUse,
     FieldCarrier,
     KeyCarrier,
+    KeyedEntries,
     ParamCarrier,
     ReturnCarrier,
     SlotCarrier,
@@ -85,15 +86,7 @@ class WarningProducer(WarningRewriter):
         self._mocked_helper(node)
         func = node.func
         if isinstance(func, cst.Attribute) and self._is_list_of_warnings(func.value):
-            method = func.attr.value
-            into = self.carriers.of(func.value)
-            if method in APPENDERS and len(node.args) > APPENDERS[method]:
-                value = node.args[APPENDERS[method]].value
-                with self._flowing_into(into):
-                    self.carriers.link(into, self.carriers.of(value))
-                    self._candidate(value)
-            elif method == "extend" and node.args:
-                self._sink(into, node.args[0].value)
+            self._grown(node, func.attr.value, self.carriers.of(func.value))
         elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Subscript):
             self._added_to_a_key(node, func)
         callee = last_name(func)
@@ -115,17 +108,36 @@ class WarningProducer(WarningRewriter):
             elif param and self.flow.shape(arg.value) is not None:
                 self.carriers.link(param, self.carriers.of(arg.value))
 
+    def _grown(self, node: cst.Call, method: str, into: tuple[Carrier, ...]) -> bool:
+        """``warnings.append(x)`` / ``insert`` / ``extend``: what is added lands in ``into``.
+
+        False where ``method`` adds nothing to a list (``warnings.clear()``, ``.count(x)``)."""
+        if method in APPENDERS and len(node.args) > APPENDERS[method]:
+            value = node.args[APPENDERS[method]].value
+            with self._flowing_into(into):
+                self.carriers.link(into, self.carriers.of(value))
+                self._candidate(value)
+        elif method == "extend" and node.args:
+            self._sink(into, node.args[0].value)
+        else:
+            return False
+        return True
+
     def _added_to_a_key(self, node: cst.Call, func: cst.Attribute) -> None:
-        """``response["warnings"].append("WARNING: ...")``: a dict's warnings list grows
-        where no producer rewrite follows (the list lives under a key, not a name). Its
-        readers (``result["warnings"]`` in a test) must stay as they are: the group is held."""
-        if func.attr.value not in (*APPENDERS, "extend") or not node.args:
-            return
-        keyed = [c for c in self.carriers.of(func.value) if isinstance(c, KeyCarrier)]
-        if keyed:
-            stored = expression_code(func.value)
-            why = f"added to `{stored}`, a list under a key that no producer rewrite follows"
-            self.carriers.block(node, keyed, why)
+        """``view["warnings"].append(f"...")``: a list under a key grows like any warnings
+        list, and what is added becomes a ``Warning``. Where a test writes the same key's
+        entries as dumped dicts (``{"warnings": ["Existing warning"]}``) one list would hold
+        both; the gather pass holds such a group (:class:`KeyedEntries`)."""
+        keyed = tuple(c for c in self.carriers.of(func.value) if isinstance(c, KeyCarrier))
+        if keyed and self._grown(node, func.attr.value, keyed):
+            self._keyed_entries(node, keyed, dumped=False)
+
+    def _keyed_entries(
+        self, node: cst.CSTNode, keyed: tuple[KeyCarrier, ...], *, dumped: bool
+    ) -> None:
+        line = self.context.position(node).line
+        for carrier in keyed:
+            self.notes.keyed.add(KeyedEntries(self.context.path, line, carrier, dumped))
 
     def _is_list_of_warnings(self, expr: cst.BaseExpression) -> bool:
         """A warnings list by its name, or a local that only ever collects warnings."""
@@ -168,6 +180,8 @@ class WarningProducer(WarningRewriter):
             if is_text(node.value):
                 return  # ``{"has_warnings": n > 0}``: a flag or a count, not the list
             self._as_dict = self.context.is_test_file
+            if self._as_dict and not is_empty(node.value):
+                self._keyed_entries(node, (KeyCarrier(key),), dumped=True)
             self._sink((KeyCarrier(key),), node.value)
             self._as_dict = False
 
