@@ -11,8 +11,9 @@ from click.testing import CliRunner
 from conftest import WriteTree
 
 from unsentinel.cli import main
-from unsentinel.core.config import DEFAULT_EXCLUDES, ConfigError, Section, SectionContext
+from unsentinel.core.config import DEFAULT_EXCLUDES, Section, SectionContext
 from unsentinel.core.config import load_config as load_common
+from unsentinel.core.config_checks import ConfigError
 from unsentinel.errors.settings import ErrorSettings, error_settings
 from unsentinel.registry import SECTIONS, configured, load_config
 from unsentinel.warnings.settings import WarningSettings, warning_settings

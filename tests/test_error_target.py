@@ -9,7 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from unsentinel.cli import main
-from unsentinel.core.config import Config, ConfigError
+from unsentinel.core.config import Config
+from unsentinel.core.config_checks import ConfigError
 from unsentinel.core.facts import FactBook
 from unsentinel.core.model import Action, FileResult, Inferred, Kind, Position, Site, Status
 from unsentinel.errors.code import infer_error_code

@@ -10,7 +10,8 @@ from click.testing import CliRunner
 
 from unsentinel.cli import main
 from unsentinel.core import journal
-from unsentinel.core.config import Config, ConfigError
+from unsentinel.core.config import Config
+from unsentinel.core.config_checks import ConfigError
 from unsentinel.core.model import Mode
 from unsentinel.registry import SECTIONS, configured, load_config, run
 from unsentinel.warnings.settings import warning_settings

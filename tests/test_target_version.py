@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from unsentinel.core.config import Config, ConfigError
+from unsentinel.core.config import Config
+from unsentinel.core.config_checks import ConfigError
 from unsentinel.core.pyversion import lowest_from_requires_python, parse_target
 from unsentinel.registry import load_config, rewrite_source
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from unsentinel.core.config import Config, ConfigError
+from unsentinel.core.config import Config
+from unsentinel.core.config_checks import ConfigError
 from unsentinel.core.lock import LockError
 from unsentinel.core.model import Action, Confidence, FileResult, Inferred, Kind, Mode, Site, Status
 

@@ -216,7 +216,7 @@ def _read_files_from(source: str | None) -> list[str]:
 
 def _load_config(anchor: tuple[Path, ...], config_file: Path | None, overrides: Any) -> Config:
     """The configuration with every feature's section; an invalid one exits 2."""
-    from unsentinel.core.config import ConfigError
+    from unsentinel.core.config_checks import ConfigError
     from unsentinel.registry import load_config
 
     try:

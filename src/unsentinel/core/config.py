@@ -4,16 +4,16 @@ Keys are kebab-case in TOML (as in ruff) and snake_case in code. The core reads 
 keys every run has (``select``, ``exclude``, ``target-version``, ...); each feature
 registers a :class:`Section` (in ``registry.SECTIONS``, as it registers its rules) that
 owns its keys, reads them into its own settings class and validates them. So this module
-never names a feature's key. Unknown keys and bad values, in any section, are errors that
-name the key and the file, and suggest the nearest known key or value.
+never names a feature's key. It finds and reads the settings; ``config_checks`` says whether
+they are acceptable: unknown keys and bad values, in any section, are errors that name the
+key and the file, and suggest the nearest known key or value.
 """
 
 from __future__ import annotations
 
-import difflib
 import os
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence, Set
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -23,6 +23,12 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
+from unsentinel.core.config_checks import (
+    COMMON_KEYS,
+    ConfigError,
+    check_common_settings,
+    check_known_keys,
+)
 from unsentinel.core.project import (
     DEFAULT_LINE_LENGTH,
     DEFAULT_TARGET,
@@ -51,10 +57,6 @@ DEFAULT_EXCLUDES = (
     ".unsentinel_cache",
     ".unsentinel_journal",
 )
-
-
-class ConfigError(Exception):
-    """A configuration problem the user must fix (exit code 2)."""
 
 
 S = TypeVar("S")
@@ -152,15 +154,10 @@ class Section:
         return frozenset(item.name.replace("_", "-") for item in fields(self.kind))
 
 
-_LIST_KEYS = {"select", "ignore", "exclude", "extend-exclude"}
-_INT_KEYS = {"max-file-size"}
-_VERSION_KEYS = {"target-version"}
-_BOOL_KEYS = {"include-generated"}
 # Config fields that are not [tool.unsentinel] keys: where the project is, what it already
 # says elsewhere (the line length comes from its ruff / black configuration), and the
 # features' sections (whose keys their own settings classes list).
 NOT_SETTINGS = frozenset({"root", "source", "line_length", "target", "sections"})
-COMMON_KEYS = frozenset(_LIST_KEYS | _INT_KEYS | _BOOL_KEYS | _VERSION_KEYS)
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -218,8 +215,9 @@ def load_config(
     table, prefix = _settings_table(source) if source is not None else ({}, "")
     owners = _owners(sections)
     if source is not None:
-        _check_known(table, prefix, source, COMMON_KEYS | owners.keys())
-    settings = _validate({k: v for k, v in table.items() if k in COMMON_KEYS}, prefix, source)
+        check_known_keys(table, prefix, source, COMMON_KEYS | owners.keys())
+    common = {k: v for k, v in table.items() if k in COMMON_KEYS}
+    settings = check_common_settings(common, prefix, source)
     if source is None or config_file is not None:
         # A --config file may live anywhere; the project is where the files are.
         root = find_project_root(first)
@@ -254,21 +252,6 @@ def _owners(sections: Sequence[Section]) -> dict[str, Section]:
                 raise ValueError(f"settings key {key!r} registered twice")
             owners[key] = section
     return owners
-
-
-def _check_known(table: Mapping[str, Any], prefix: str, source: Path, known: Set[str]) -> None:
-    for key in table:
-        if key not in known:
-            raise ConfigError(
-                f"{source}: unknown key '{prefix}{key}'{did_you_mean(key, known)} "
-                f"(known keys: {', '.join(sorted(known))})"
-            )
-
-
-def did_you_mean(word: str, choices: Iterable[str]) -> str:
-    """``"; did you mean 'x'?"`` for the nearest choice, or nothing when none is near."""
-    close = difflib.get_close_matches(word, sorted(choices), n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 def project_target(config: Config) -> tuple[int, int]:
@@ -340,63 +323,3 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: cannot read configuration: {exc.strerror}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from exc
-
-
-def _validate(table: Mapping[str, Any], prefix: str, source: Path | None) -> dict[str, Any]:
-    """The common keys of ``table``, checked, as :class:`Config` fields."""
-    return {
-        key.replace("-", "_"): _checked(value, f"{source}: '{prefix}{key}'", key)
-        for key, value in table.items()
-    }
-
-
-def _checked(value: Any, where: str, key: str) -> Any:
-    if key in _LIST_KEYS:
-        return check_strings(value, where)
-    if key in _VERSION_KEYS:
-        if not isinstance(value, str) or parse_target(value) is None:
-            raise ConfigError(f'{where} must look like "py310", got {value!r}')
-        return value
-    if key in _INT_KEYS:
-        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-            raise wrong_type(where, "a positive integer", value)
-        return value
-    if not isinstance(value, bool):
-        raise wrong_type(where, "true or false", value)
-    return value
-
-
-# -- checks a feature's reader uses, so every section words its errors alike ---------------
-
-
-def wrong_type(where: str, expected: str, value: object) -> ConfigError:
-    return ConfigError(f"{where} must be {expected}, got {type(value).__name__}")
-
-
-def check_strings(value: object, where: str) -> tuple[str, ...]:
-    """A list of strings, as a tuple."""
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise wrong_type(where, "a list of strings", value)
-    return tuple(value)
-
-
-def check_text(value: object, where: str) -> str:
-    """A non-empty string."""
-    if not isinstance(value, str) or not value:
-        raise wrong_type(where, "a non-empty string", value)
-    return value
-
-
-def check_choice(value: object, choices: Sequence[str], where: str) -> str:
-    """One of ``choices``; a near miss is named in the message."""
-    if not isinstance(value, str) or value not in choices:
-        hint = did_you_mean(value, choices) if isinstance(value, str) else ""
-        raise ConfigError(f"{where} must be one of {', '.join(choices)}, got {value!r}{hint}")
-    return value
-
-
-def check_table(value: object, where: str, expected: str) -> dict[str, Any]:
-    """A TOML table (``expected`` says what its entries are, for the message)."""
-    if not isinstance(value, dict):
-        raise wrong_type(where, expected, value)
-    return value

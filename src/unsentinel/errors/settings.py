@@ -16,15 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from unsentinel.core.config import (
-    Config,
-    ConfigError,
-    Section,
-    SectionContext,
-    check_choice,
-    check_table,
-    check_text,
-)
+from unsentinel.core.config import Config, Section, SectionContext
+from unsentinel.core.config_checks import ConfigError, check_choice, check_table, check_text
 
 ERROR_TARGETS = ("envelope", "helper")
 DEFAULT_ERROR_HELPER = "error_response"

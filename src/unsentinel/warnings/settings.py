@@ -13,11 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from unsentinel.core.config import (
-    Config,
+from unsentinel.core.config import Config, Section, SectionContext
+from unsentinel.core.config_checks import (
     ConfigError,
-    Section,
-    SectionContext,
     check_strings,
     check_table,
     check_text,
