@@ -335,11 +335,19 @@ def test_lookup_failure():
     assert result.get("error")
 
 
+def test_lookup_success():
+    result = lookup("present")
+    assert result.get("error") is None
+
+
 class TestLookup(unittest.TestCase):
     def test_lookup_failure(self):
         result = lookup("missing")
         self.assertTrue(result["error"])
         self.assertIsNotNone(result.get("error"))
+
+    def test_lookup_success(self):
+        self.assertIsNone(lookup("present").get("error"))
 """
 
 

@@ -156,7 +156,8 @@ def _still_reads_right(
     """Does this read of ``key`` give the same answer on the envelope? ``"error" in result``
     does (the envelope has an ``error``), and so does a truth test of ``result["error"]``
     (``assert result["error"]``, ``len(result["error"]) > 0``, ``is not None``): the error
-    is a non-empty dict then. A string read of it (``"x" in result["error"]``) does not."""
+    is a non-empty dict then; ``result["error"] is None`` (a success the test expects) holds
+    too, as success dicts do not change. A string read (``"x" in result["error"]``) does not."""
     if key != "error":
         return False
     if isinstance(node, cst.Comparison):
@@ -171,18 +172,14 @@ def _truth_tested(node: cst.CSTNode, parent: Callable[[cst.CSTNode], cst.CSTNode
     if isinstance(above, cst.UnaryOperation):
         return isinstance(above.operator, cst.Not)
     if isinstance(above, cst.Comparison) and above.left is node:
-        return m.matches(
-            above,
-            m.Comparison(
-                comparisons=[m.ComparisonTarget(operator=m.IsNot(), comparator=m.Name("None"))]
-            ),
-        )
+        none_test = m.ComparisonTarget(operator=m.Is() | m.IsNot(), comparator=m.Name("None"))
+        return m.matches(above, m.Comparison(comparisons=[none_test]))
     if isinstance(above, cst.Arg):
         call = parent(above)
         if not isinstance(call, cst.Call):
             return False
         name = call_name(call)
-        if name in ("assertTrue", "assertIsNotNone", "bool"):
+        if name in ("assertTrue", "assertIsNotNone", "assertIsNone", "bool"):
             return True
         return name == "len" and _non_empty(call, parent)
     return False
