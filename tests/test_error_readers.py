@@ -11,6 +11,7 @@ import json
 import textwrap
 from pathlib import Path
 
+import libcst as cst
 import pytest
 from click.testing import CliRunner
 
@@ -275,18 +276,50 @@ class TestLookup(unittest.TestCase):
 """
 
 
-def test_a_failure_asserted_through_a_test_case_method_holds_the_producer(
-    tmp_path: Path,
-) -> None:
-    """``self.assertEqual(result["status"], "error")`` and ``self.assertIn(..., result[
-    "error"])`` read the old shape where no reader rewrite follows them: migrated, the
-    producer broke the package's own test (awslabs-ecs-mcp-server, the ecosystem's
-    ``tests`` invariant). The producer is held with its readers."""
+def test_a_failure_asserted_through_test_case_methods_is_followed(tmp_path: Path) -> None:
+    """``self.assertEqual(result["status"], "error")`` and ``self.assertIn("not found",
+    result["error"])`` are the comparisons they stand for: evidence of an error response,
+    rewritten with their producer. (Not followed, they held the producer, and every
+    ``TestCase`` suite held its functions: awslabs-ecs-mcp-server.)"""
     from unsentinel.core.model import Mode
     from unsentinel.registry import load_config, run
 
     (tmp_path / "app.py").write_text(textwrap.dedent(LOOKUP), "utf-8")
     (tmp_path / "test_app.py").write_text(textwrap.dedent(ASSERTS_THROUGH_TESTCASE), "utf-8")
+    result = run([tmp_path], load_config((tmp_path,)), Mode.DIFF, jobs=1)
+    assert result.facts.get(ErrorFacts).asserted == frozenset()
+    test = next(r for r in result.results if r.path.endswith("test_app.py"))
+    assert test.new_text is not None
+    assert 'self.assertIs(result["success"], False)' in test.new_text
+    assert 'self.assertIn("not found", result["error"]["message"])' in test.new_text
+
+
+ASSERTS_STATUS_THROUGH_TESTCASE = """
+import unittest
+
+from app import lookup
+
+
+class TestLookup(unittest.TestCase):
+    def test_lookup_failure(self):
+        result = lookup("missing")
+        self.assertEqual(result["status"], "error")
+        self.assertNotEqual(result["status"], "done")
+"""
+
+
+def test_a_status_asserted_alone_through_a_test_case_method_holds_the_producer(
+    tmp_path: Path,
+) -> None:
+    """``self.assertEqual(result["status"], "error")`` with no read of the message is too
+    little for the reader rewrites to follow (a job's status may be ``"error"`` too), and
+    reads the old shape: the producer is held with its readers."""
+    from unsentinel.core.model import Mode
+    from unsentinel.registry import load_config, run
+
+    (tmp_path / "app.py").write_text(textwrap.dedent(LOOKUP), "utf-8")
+    test = textwrap.dedent(ASSERTS_STATUS_THROUGH_TESTCASE)
+    (tmp_path / "test_app.py").write_text(test, "utf-8")
     result = run([tmp_path], load_config((tmp_path,)), Mode.DIFF, jobs=1)
     assert [r.path for r in result.results if r.changed] == []
     assert "lookup" in result.facts.get(ErrorFacts).asserted
@@ -430,3 +463,37 @@ def test_the_readers_of_an_asserted_function_are_reported_with_or_without_the_pr
         )
     assert found[0] == found[1]
     assert any(path.endswith("describe.py") for path, _line, _rule in found[0])
+
+
+@pytest.mark.parametrize(
+    ("call", "evidence"),
+    [
+        ('self.assertEqual(r["error"], "API error")', "string"),
+        ('self.assertEqual("API error", r["error"])', "string"),
+        ('self.assertIn("timed out", r["error"])', "string"),
+        ('self.assertEqual(r["status"], "error")', "error"),
+        ('self.assertIs(r["ok"], False)', "false"),
+        ('self.assertFalse(r["ok"])', "false"),
+        # not the comparison a reader rewrite may take as evidence:
+        ('self.assertNotEqual(r["status"], "error")', "other"),
+        ('self.assertIn(r["error"], messages)', "other"),
+        ('self.assertEqual(r["error"], expected)', "other"),
+        ('assertEqual(r["error"], "API error")', "other"),
+        ('self.assertTrue(r["error"])', "other"),
+    ],
+)
+def test_a_test_case_assertion_is_evidence_as_its_comparison(call: str, evidence: str) -> None:
+    from unsentinel.errors.case_assertions import assertion_evidence
+
+    module = cst.parse_module(call + "\n")
+    parents: dict[cst.CSTNode, cst.CSTNode] = {}
+
+    class _Parents(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            for child in node.children:
+                parents[child] = node
+            return True
+
+    module.visit(_Parents())
+    read = next(n for n in parents if isinstance(n, cst.Subscript))
+    assert assertion_evidence(read, parents.get).value == evidence

@@ -21,6 +21,7 @@ import libcst.matchers as m
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.syntax import NodeIndex, string_key
 from unsentinel.errors import build
+from unsentinel.errors.case_assertions import assert_failed, asserting_call, assertion_evidence
 from unsentinel.errors.readers import SERIALISERS
 from unsentinel.errors.shapes import (
     DETAIL_CONTAINERS,
@@ -196,10 +197,12 @@ class ConsumerFinder:
                 other, m.Name("False")
             ):
                 return "false"
-            if is_error_string(other):
+            if is_error_string(other) and isinstance(target.operator, cst.Equal):
                 return "error"
             if isinstance(other, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
                 return "string"
+        if isinstance(parent, cst.Arg):
+            return assertion_evidence(node, self.context.parent).value
         return "other"
 
     def _rewrite(self, state: _Function) -> frozenset[str]:
@@ -262,10 +265,17 @@ class ConsumerFinder:
         if read.key == "status":
             if context != "error":
                 return
-            comparison = self.context.parent(read.node)
-            assert isinstance(comparison, cst.Comparison)
-            self._report(comparison)
-            self.context.replace(comparison, lambda updated: _failed(updated))
+            check = self.context.parent(read.node)
+            if isinstance(check, cst.ComparisonTarget):
+                check = self.context.parent(check)
+            if isinstance(check, cst.Comparison):
+                self._report(check)
+                self.context.replace(check, _failed)
+            else:  # ``self.assertEqual(x["status"], "error")``
+                call = asserting_call(read.node, self.context.parent)
+                assert call is not None
+                self._report(call)
+                self.context.replace(call, assert_failed)
             return
         path = _new_path(read.key)
         self._report(read.node)

@@ -1,0 +1,85 @@
+"""``unittest`` assertion methods read like the comparisons they stand for.
+
+``self.assertEqual(result["error"], "API error")`` is ``result["error"] == "API error"``,
+``self.assertIn("timed out", result["error"])`` is ``"timed out" in result["error"]`` and
+``self.assertFalse(result["success"])`` is ``result["success"] is False``. The reader
+rewrites of :mod:`~unsentinel.errors.consumers` take them as such evidence, so that a
+``TestCase`` suite reading a migrated function is followed as a pytest one is, rather than
+holding the function back (awslabs-ecs-mcp-server's tests are written this way).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import Enum
+
+import libcst as cst
+import libcst.matchers as m
+
+from unsentinel.core.syntax import string_key
+from unsentinel.errors import build
+from unsentinel.errors.shapes import call_name, is_error_string
+
+_EQUALITY = frozenset({"assertEqual", "assertEquals", "assertIs"})
+_CONTAINMENT = frozenset({"assertIn", "assertNotIn"})
+_STRINGS = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
+
+
+class Evidence(Enum):
+    """What an assertion says about the value a read gives."""
+
+    FALSE = "false"  # compared with (or asserted) False
+    ERROR = "error"  # equal to the string "error"
+    STRING = "string"  # compared with, or searched for, a string
+    NONE = "other"
+
+
+def assertion_evidence(
+    read: cst.CSTNode, parent: Callable[[cst.CSTNode], cst.CSTNode | None]
+) -> Evidence:
+    """What the ``TestCase`` assertion ``read`` is an argument of says about it."""
+    arg = parent(read)
+    call = parent(arg) if isinstance(arg, cst.Arg) else None
+    if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute):
+        return Evidence.NONE
+    name = call_name(call)
+    values = [a.value for a in call.args if a.keyword is None][:2]
+    if not any(value is read for value in values):
+        return Evidence.NONE
+    if name == "assertFalse" and values[0] is read:
+        return Evidence.FALSE
+    if name in _EQUALITY and len(values) == 2:
+        other = values[1] if values[0] is read else values[0]
+        if m.matches(other, m.Name("False")):
+            return Evidence.FALSE
+        if is_error_string(other):
+            return Evidence.ERROR
+        return Evidence.STRING if isinstance(other, _STRINGS) else Evidence.NONE
+    if name in _CONTAINMENT and len(values) == 2 and values[1] is read:
+        return Evidence.STRING if isinstance(values[0], _STRINGS) else Evidence.NONE
+    return Evidence.NONE
+
+
+def asserting_call(
+    read: cst.CSTNode, parent: Callable[[cst.CSTNode], cst.CSTNode | None]
+) -> cst.Call | None:
+    """The ``self.assertEqual(...)`` call ``read`` is an argument of, if any."""
+    arg = parent(read)
+    call = parent(arg) if isinstance(arg, cst.Arg) else None
+    return call if isinstance(call, cst.Call) else None
+
+
+def assert_failed(updated: cst.CSTNode) -> cst.CSTNode:
+    """``self.assertEqual(x["status"], "error")`` -> ``self.assertIs(x["success"], False)``."""
+    assert isinstance(updated, cst.Call) and isinstance(updated.func, cst.Attribute)
+    status = next(
+        arg.value
+        for arg in updated.args
+        if isinstance(arg.value, cst.Subscript) and string_key(arg.value) == "status"
+    )
+    assert isinstance(status, cst.Subscript)
+    success = status.with_changes(slice=[cst.SubscriptElement(cst.Index(build.string("success")))])
+    return updated.with_changes(
+        func=updated.func.with_changes(attr=cst.Name("assertIs")),
+        args=[updated.args[0].with_changes(value=success), cst.Arg(cst.Name("False"))],
+    )
