@@ -1,36 +1,30 @@
 """The rewriting half of the producer rules (UNS101 / UNS102): one warning string in,
 one ``Warning(...)`` construction out, with severity, field_path and code inferred.
 
-Kept apart from ``warning_producer`` (which finds *where* warnings flow) so each reads in
-one sitting; see that module for the rule documentation.
+Kept apart from ``producer_flow`` (which finds *where* warnings flow) so each reads in
+one sitting; see that module for the rule documentation. What one site's severity,
+field_path and code are is read in ``inference/producer_site.py``; this module strips
+the marker, applies an edited plan's decisions and writes the new call.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import libcst as cst
 
 from unsentinel.core.layout import call_code, expression_code
 from unsentinel.core.model import Action, Confidence, Inferred, Kind, Severity
 from unsentinel.core.syntax import last_name
-from unsentinel.warnings.analysis import FunctionFacts
-from unsentinel.warnings.guards import case_subjects, tested_directly
-from unsentinel.warnings.inference.code import (
-    Template,
-    code_confidence,
-    constant_name,
-    entity_nouns,
-    slug_for,
+from unsentinel.warnings.inference.producer_site import (
+    local_resolver,
+    site_code,
+    site_field_path,
+    site_severity,
+    template_record,
 )
-from unsentinel.warnings.inference.field_path import (
-    attributes_tested,
-    infer_field_path,
-    spelled_path,
-)
-from unsentinel.warnings.inference.severity import infer_severity, producer_severity
-from unsentinel.warnings.inference.structure import Structure, structure_of
+from unsentinel.warnings.inference.structure import structure_of
 from unsentinel.warnings.rule import WarningRule
 from unsentinel.warnings.settings import warning_settings
 from unsentinel.warnings.strings import (
@@ -41,8 +35,6 @@ from unsentinel.warnings.strings import (
     strip_marker,
     template_text,
 )
-
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(=?)")
 
 
 class WarningRewriter(WarningRule):
@@ -117,21 +109,31 @@ class WarningRewriter(WarningRule):
         stripped = stripped or Stripped(expr)
         function = self.analysis.enclosing_function(expr)
         facts = self.analysis.function(function) if function is not None else None
-        parts = pieces(source if source is not None else stripped.message, self._resolver(facts))
+        resolve = local_resolver(self.analysis, facts)
+        parts = pieces(source if source is not None else stripped.message, resolve)
         template = template_text(parts)
         structure = structure_of(expr, self.analysis, facts)
-        severity, severity_code = self._severity(stripped, template, structure)
+        severity, severity_code = site_severity(
+            stripped,
+            template,
+            structure,
+            repository=self.facts,
+            test_file=self.context.is_test_file,
+            config=self.config,
+        )
         decided = self.context.decide(expr, "severity", severity)  # an edited plan's value
         if decided is not severity:
             severity, severity_code = decided, _severity_code(decided.value)
-        field_path = self._field_path(expr, parts, facts, severity.value, structure.none_guard)
+        field_path = site_field_path(
+            self.analysis, expr, parts, facts, severity.value, structure.none_guard
+        )
         field_path = self.context.decide(expr, "field_path", field_path)
         if self.context.is_test_file:
             # Test data stands for real warnings; it must not mint codes of its own.
             code = Inferred.high(None, "test data: no code of its own")
         else:
-            code = self._code(template, function)
-            self.notes.templates.append(_template(template, severity, stripped))
+            code = site_code(template, function, repository=self.facts, config=self.config)
+            self.notes.templates.append(template_record(template, severity, stripped))
         code = self.context.decide(expr, "code", code)
         self._schedule(expr, stripped, severity_code, field_path, code, as_dict=self._as_dict)
         kind = "sentinel warning" if stripped.marker or stripped.runtime else "plain warning"
@@ -148,102 +150,6 @@ class WarningRewriter(WarningRule):
             code=code,
             reasons=tuple(reasons),
         )
-
-    def _resolver(
-        self, facts: FunctionFacts | None
-    ) -> Callable[[cst.BaseExpression], cst.BaseExpression | None]:
-        def resolve(expr: cst.BaseExpression) -> cst.BaseExpression | None:
-            if facts is None or not isinstance(expr, cst.Name):
-                return None
-            return self.analysis.single_assignment(expr.value, facts)
-
-        return resolve
-
-    def _severity(
-        self, stripped: Stripped, template: str, structure: Structure
-    ) -> tuple[Inferred, str]:
-        runtime = stripped.runtime
-        if runtime is not None:
-            test = expression_code(runtime.test)
-            code = f'"{runtime.when_true}" if {test} else "{runtime.when_false}"'
-            reason = f"prefix {runtime.name!r} is chosen at run time by `{test}`"
-            return Inferred.high(
-                f"{runtime.when_true} if {test} else {runtime.when_false}", reason
-            ), code
-        marker = stripped.marker
-        test_data = self.context.is_test_file and marker is None
-        known = producer_severity(self.facts.templates, template) if test_data else None
-        if known is not None:  # test data stands for what the code's own producer appends
-            return Inferred.low(Severity(known), "producer: the code's own site of this message"), (
-                f'"{known}"'
-            )
-        severity = infer_severity(
-            template,
-            marker.text if marker else None,
-            marker.severity if marker else None,
-            warning_settings(self.config).info_keywords,
-            structure,
-        )
-        return severity, f'"{severity.value}"'
-
-    def _field_path(
-        self,
-        site: cst.BaseExpression,
-        parts: list[str | cst.BaseExpression],
-        facts: FunctionFacts | None,
-        severity: str | None,
-        absent: str | None = None,
-    ) -> Inferred:
-        if facts is None:
-            return Inferred.low(None, "fallback: module-level warning, no function inputs")
-        leaves = self.analysis.known_leaves(facts, site)
-        mentioned = [leaves[w] for w in _mentioned_words(parts, leaves, facts.inputs)]
-        interpolated: list[str] = []
-        lost = False
-        for part in parts:
-            if not isinstance(part, str):
-                found, lost_here = self.analysis.input_references(part, facts, site)
-                interpolated.extend(found)
-                lost = lost or lost_here
-        text = " ".join(part for part in parts if isinstance(part, str))
-        guard = self.analysis.fault_condition(site)
-        guarding: list[str] = []
-        selecting: list[str] = []
-        direct: list[str] = []
-        if guard is not None:
-            guarding, lost_guard = self.analysis.input_references(guard, facts, site)
-            lost = lost or lost_guard
-            for subject in case_subjects(guard, text):
-                selecting += self.analysis.input_references(subject, facts, site)[0]
-            for operand in tested_directly(guard):
-                direct += self.analysis.input_references(operand, facts, site)[0]
-        spelled = spelled_path(parts, lambda index: _zero_based(index, facts))
-        return infer_field_path(
-            mentioned,
-            interpolated,
-            guarding,
-            severity=severity,
-            unindexed_loop=lost,
-            absent=absent,
-            text=text,
-            tested=attributes_tested(guard) if guard is not None else (),
-            selecting=selecting,
-            spelled=spelled,
-            direct=direct,
-        )
-
-    def _code(self, template: str, function: cst.FunctionDef | None) -> Inferred:
-        nouns = entity_nouns(self.config)
-        known = self.facts.codes.get(template)
-        if known is None and re.search(r"[A-Za-z]{2,}", template.replace("{}", "")):
-            known = constant_name(slug_for(template, nouns=nouns))
-        if known is not None:
-            # Measured on real code, even subject + condition slugs match a person's name
-            # for the situation about one time in four: a code is a suggestion, always low.
-            shape = code_confidence(template, nouns) or "no condition word, names a subject"
-            return Inferred.low(known, f"template: a suggested name ({shape})")
-        fallback = constant_name(function.name.value if function else "warning")
-        return Inferred.low(fallback, "message has no literal words; named after the function")
 
     def _schedule(
         self,
@@ -355,14 +261,7 @@ class WarningRewriter(WarningRule):
         return "StructuredWarning" if self.analysis.uses_builtin_warning else "Warning"
 
 
-# -- small helpers ----------------------------------------------------
-
-
-def _template(text: str, severity: Inferred, stripped: Stripped) -> Template:
-    """The slug is settled repo-wide in WarningFacts; the severity of a plain message is
-    kept for the tests that compare warnings with its text (a marked one says its own)."""
-    plain = stripped.marker is None and stripped.runtime is None
-    return Template(text, slug_for(text), str(severity.value) if plain else None)
+# -- the Python code of the new call's arguments ---------------------
 
 
 _RUNTIME_SEVERITY = re.compile(r"^(\w+) if (.+) else (\w+)$")
@@ -381,33 +280,3 @@ def _path_code(path: str | None) -> str:
     if path is None:
         return "None"
     return f'f"{path}"' if "{" in path else f'"{path}"'
-
-
-def _mentioned_words(
-    parts: list[str | cst.BaseExpression], leaves: dict[str, str], inputs: set[str]
-) -> Iterator[str]:
-    for position, part in enumerate(parts):
-        if not isinstance(part, str):
-            continue
-        before_placeholder = position + 1 < len(parts) and not isinstance(parts[position + 1], str)
-        for match in _WORD.finditer(part):
-            word = match.group(0).rstrip("=")
-            # "sales_order_row_id={x}" names the field whose value follows; "force=true" is
-            # an instruction, not the culprit.
-            assigns_value = (
-                match.group(1) == "=" and before_placeholder and match.end() == len(part)
-            )
-            named = ("_" in word and match.group(1) != "=") or assigns_value or word in inputs
-            if word in leaves and named:
-                yield word
-
-
-def _zero_based(index: cst.BaseExpression, facts: FunctionFacts) -> str:
-    """An index as a field path writes it: counted from 0 (``enumerate(fees, start=1)``'s
-    ``idx`` is ``idx - 1``)."""
-    code = expression_code(index)
-    if isinstance(index, cst.Name):
-        for loop in facts.loops:
-            if loop.index == index.value and loop.start:
-                return f"{code} - {loop.start}"
-    return code
