@@ -4,7 +4,9 @@
 literals, keyword arguments, helper returns, test doubles) and hands each string to
 :class:`~unsentinel.warnings.rewrite.WarningRewriter`, which turns it into a ``Warning``.
 The two rules differ only in which strings they take. Which helpers return warnings (the
-gather pass's records) is :mod:`~unsentinel.warnings.helper_returns`.
+gather pass's records) is :mod:`~unsentinel.warnings.helper_returns`; where what they return
+flows (``return`` statements, tuple slots, test doubles) is
+:mod:`~unsentinel.warnings.return_links`.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from unsentinel.core.layout import expression_code
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.syntax import last_name
 from unsentinel.warnings.carriers import FileCarriers
-from unsentinel.warnings.facts import TupleSlot, WarningShape
+from unsentinel.warnings.facts import WarningShape
 from unsentinel.warnings.flow import is_empty
 from unsentinel.warnings.graph import (
     Carrier,
@@ -28,8 +30,6 @@ from unsentinel.warnings.graph import (
     KeyCarrier,
     KeyedEntries,
     ParamCarrier,
-    ReturnCarrier,
-    SlotCarrier,
 )
 from unsentinel.warnings.helper_returns import (
     APPENDERS,
@@ -38,6 +38,7 @@ from unsentinel.warnings.helper_returns import (
     is_helper_name,
 )
 from unsentinel.warnings.local_uses import LocalUses, is_appended, reaching_assignment
+from unsentinel.warnings.return_links import ReturnLinks
 from unsentinel.warnings.rewrite import WarningRewriter
 from unsentinel.warnings.settings import warning_settings
 from unsentinel.warnings.strings import is_stringish, text_marker
@@ -60,6 +61,20 @@ class WarningProducer(WarningRewriter):
         """Which helpers return warnings: recorded here, read through the gather pass."""
         return HelperReturns(self, self._is_marked)
 
+    @cached_property
+    def return_links(self) -> ReturnLinks:
+        """Where what helpers return flows: ``return`` statements and test doubles."""
+        return ReturnLinks(
+            self.analysis,
+            self.flow,
+            self.facts,
+            self.notes,
+            self.carriers,
+            self.helpers,
+            follow_candidate=self._follow_candidate,
+            follow_elements=self._follow_elements,
+        )
+
     @contextmanager
     def _flowing_into(self, carriers: tuple[Carrier, ...]) -> Iterator[None]:
         """Values followed inside the block land in ``carriers`` (a group of the graph)."""
@@ -70,11 +85,22 @@ class WarningProducer(WarningRewriter):
         finally:
             self._into = outer
 
+    def _follow_candidate(self, into: tuple[Carrier, ...], value: cst.BaseExpression) -> None:
+        """``value`` may be one warning: its producer lands in ``into``."""
+        with self._flowing_into(into):
+            self._candidate(value)
+
+    def _follow_elements(
+        self, into: tuple[Carrier, ...], value: cst.BaseExpression, *, single: bool = False
+    ) -> None:
+        """``value`` holds warnings (with ``single``, or is one): its producers land in ``into``."""
+        with self._flowing_into(into):
+            self._elements(value, single=single)
+
     def _sink(self, carriers: tuple[Carrier, ...], value: cst.BaseExpression) -> None:
         """Follow ``value`` into ``carriers``: its producers, and the link between them."""
-        with self._flowing_into(carriers):
-            self.carriers.link(carriers, self.carriers.of(value))
-            self._elements(value)
+        self.carriers.link(carriers, self.carriers.of(value))
+        self._follow_elements(carriers, value)
 
     def visit_Module(self, node: cst.Module) -> None:
         for name, value in self.analysis.module_string_constants.items():
@@ -83,7 +109,7 @@ class WarningProducer(WarningRewriter):
 
     # -- where warnings flow --------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
-        self._mocked_helper(node)
+        self.return_links.link_test_double(node)
         func = node.func
         if isinstance(func, cst.Attribute) and self._is_list_of_warnings(func.value):
             self._grown(node, func.attr.value, self.carriers.of(func.value))
@@ -114,9 +140,8 @@ class WarningProducer(WarningRewriter):
         False where ``method`` adds nothing to a list (``warnings.clear()``, ``.count(x)``)."""
         if method in APPENDERS and len(node.args) > APPENDERS[method]:
             value = node.args[APPENDERS[method]].value
-            with self._flowing_into(into):
-                self.carriers.link(into, self.carriers.of(value))
-                self._candidate(value)
+            self.carriers.link(into, self.carriers.of(value))
+            self._follow_candidate(into, value)
         elif method == "extend" and node.args:
             self._sink(into, node.args[0].value)
         else:
@@ -147,30 +172,6 @@ class WarningProducer(WarningRewriter):
             WarningShape.LIST,
             WarningShape.DICT_LIST,
         )
-
-    def _mocked_helper(self, node: cst.Call) -> None:
-        """``patch("pkg.mod.check", return_value=[...])`` / ``setattr(mod, "check", lambda
-        *a: [...])``: a test double of a helper that returns warnings returns them too."""
-        if last_name(node.func) not in ("patch", "object", "setattr"):
-            return
-        names = [
-            a.value.evaluated_value for a in node.args if isinstance(a.value, cst.SimpleString)
-        ]
-        target = next((n.rsplit(".", 1)[-1] for n in names if isinstance(n, str)), None)
-        if target is None or target not in self.facts.returning:
-            return
-        single = self.facts.return_shape(target) is WarningShape.ITEM
-        for arg in node.args:
-            value = arg.value
-            if isinstance(value, cst.Lambda):
-                value = value.body
-            elif not (arg.keyword is not None and arg.keyword.value == "return_value"):
-                continue
-            with self._flowing_into((ReturnCarrier(target),)):
-                if single:
-                    self._candidate(value)
-                else:
-                    self._elements(value)
 
     def visit_DictElement(self, node: cst.DictElement) -> None:
         """``{"warnings": [...]}``: a view splatted into a model, or -- in tests -- a
@@ -250,51 +251,7 @@ class WarningProducer(WarningRewriter):
             self.carriers.block(target, self.carriers.of(value), why)
 
     def visit_Return(self, node: cst.Return) -> None:
-        function = self.analysis.enclosing_function(node)
-        if function is None or node.value is None:
-            return
-        name = function.name.value
-        marked = self.helpers.marked_slots(function)
-        self.helpers.record_returning(function, marked)
-        if isinstance(node.value, cst.Tuple):
-            items = self.facts.slots_of(name) | {m for m in marked if m is not None}
-            self._link_list_slots(name, node.value, items)
-            for index in sorted(items):
-                if index < len(node.value.elements):
-                    value = node.value.elements[index].value
-                    into: tuple[Carrier, ...] = (SlotCarrier(name, index),)
-                    with self._flowing_into(into):
-                        self.carriers.link(into, self.carriers.of(value))
-                        self._candidate(value)
-        elif name in self.facts.returning or None in marked:
-            into = (ReturnCarrier(name),)
-            with self._flowing_into(into):
-                self.carriers.link(into, self.carriers.of(node.value))
-                self._elements(node.value, single=True)
-
-    def _link_list_slots(self, function: str, value: cst.Tuple, items: set[int]) -> None:
-        """``return errors, warnings``: a warnings list returned in a tuple slot is one place
-        with that slot, so the caller's ``errors, warnings = check(...)`` joins its group.
-
-        Any other slot (but the single-warning ones in ``items``) holds what this tool does
-        not follow as warnings: ``return blocks, regulars`` where ``blocks`` gathers message
-        texts. A name a caller unpacks from it is no warnings list, whatever it is called
-        (``block_warnings, ... = split(...)``): a text slot (a gather fact).
-        """
-        for index, element in enumerate(value.elements):
-            if isinstance(element, cst.StarredElement):
-                return  # the slots after it are at unknown positions
-            slot = (SlotCarrier(function, index),)
-            shape = self.flow.shape(element.value)
-            if self.analysis.is_warning_list(element.value) or shape in (
-                WarningShape.LIST,
-                WarningShape.DICT_LIST,
-            ):
-                self.carriers.link(slot, self.carriers.of(element.value))
-                if shape is WarningShape.DICT_LIST:
-                    self.notes.dumped_slots.add(TupleSlot(function, index))
-            elif index not in items and not is_empty(element.value):
-                self.notes.text_slots.add(TupleSlot(function, index))
+        self.return_links.link_return(node)
 
     # -- candidates ----------------------------------------------------------------------
     def _elements(self, expr: cst.BaseExpression, *, single: bool = False) -> None:
