@@ -61,6 +61,59 @@ def test_a_reader_of_a_client_follows_once_a_producer_migrates() -> None:
     assert 'resp.json()["error"]["message"] == "note 7 not found"' in _run(CLIENT_READ, facts)
 
 
+SERIALISED_TOOLS = """
+import json
+
+
+def handle_error(error):
+    return {"error": f"Error writing: {error}"}
+
+
+def package(path):
+    try:
+        return json.dumps({"status": "success", "path": write(path)})
+    except OSError as e:
+        return json.dumps(handle_error(e))
+
+
+def lookup(name):
+    try:
+        return {"success": True, "name": fetch(name)}
+    except OSError as e:
+        return {"success": False, "error": str(e)}
+"""
+
+PARSES_THE_TEXT = """
+import json
+
+from tools import package
+
+
+def test_package_error():
+    result = package("x")
+    parsed = json.loads(result)
+    assert "error" in parsed
+    assert "disk full" in parsed["error"]
+"""
+
+
+def test_a_parsed_result_is_read_as_its_producers(tmp_path: Path) -> None:
+    """``parsed = json.loads(result)`` after ``result = package(...)``: the dict comes from
+    ``package``, which the run leaves as it is, not from ``loads``. Taken as a client's
+    response, the reads were rewritten because another producer migrated, and six of
+    awslabs-aws-healthomics-mcp-server's tests failed after apply."""
+    from unsentinel.core.model import Mode
+    from unsentinel.registry import load_config, run
+
+    (tmp_path / "tools.py").write_text(textwrap.dedent(SERIALISED_TOOLS), "utf-8")
+    (tmp_path / "test_tools.py").write_text(textwrap.dedent(PARSES_THE_TEXT), "utf-8")
+    result = run([tmp_path], load_config((tmp_path,)), Mode.DIFF, jobs=1)
+    changed = [Path(r.path).name for r in result.results if r.changed]
+    assert changed == ["tools.py"]  # ``lookup`` migrates; the test reads ``package``
+    test = next(r for r in result.results if r.path.endswith("test_tools.py"))
+    assert any("package() is defined here" in s.reasons[0] for s in test.sites)
+
+
 AWAITED = """
 async def test_rejects_missing_credential():
     result = await create_rule(name="x", credential=None)

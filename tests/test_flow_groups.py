@@ -1430,7 +1430,7 @@ def test_a_list_grown_under_a_key_holds_its_readers(tmp_path: Path) -> None:
     assert _new_text(result, "security.py") is None
     held = _warning_sites(result, "test_security.py")
     assert held and {s.action for s in held} == {Action.SKIP}
-    dumped = "test_security.py:4 writes its entries as dumped dicts"
+    dumped = "test_security.py:4 passes it entries written as dumped dicts"
     assert any(dumped in reason for reason in held[0].reasons)
 
 
@@ -1438,7 +1438,8 @@ def test_a_list_grown_under_a_key_migrates_with_its_group(tmp_path: Path) -> Non
     """``view["warnings"].append(f"...")`` on a view whose ``"warnings"`` list a helper built
     and a model takes (``Response(**view)``): the list holds objects only, so the append is a
     producer like any other. Held as a whole, it kept katana-mcp-server's whole warnings
-    migration back (one append in a 2,000-line module)."""
+    migration back (one append in a 2,000-line module). A test's dumped stand-in passed to
+    a UI builder is another dict: it does not meet the append, and holds nothing."""
     items = """
         from pydantic import BaseModel
 
@@ -1464,7 +1465,19 @@ def test_a_list_grown_under_a_key_migrates_with_its_group(tmp_path: Path) -> Non
             set_price(view, price)
             return Response(**view)
     """
-    result = _diff(_project(tmp_path, {"items.py": items}))
+    render_test = """
+        from ui import render
+
+        def test_render_shows_a_block():
+            html = render({"name": "x", "warnings": ["BLOCK: a customer exists"]})
+            assert "exists" in html
+    """
+    render = """
+        def render(response: dict) -> str:
+            return "".join(w["message"] for w in response["warnings"])
+    """
+    files = {"items.py": items, "ui.py": render, "test_ui.py": render_test}
+    result = _diff(_project(tmp_path, files))
     new = _new_text(result, "items.py")
     assert new is not None
     assert 'view["warnings"].append(Warning(' in new

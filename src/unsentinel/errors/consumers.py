@@ -109,9 +109,10 @@ class ConsumerFinder:
         state.callee_of[group] = call_name(call) or ""
         if state.callee_of[group] in SERIALISERS:
             pass  # dumped = model.model_dump(): the model's fields, whoever built the model
-        elif isinstance(call.func, cst.Attribute) and not call.args:
-            # body = resp.get_json(): the body comes from the call that bound ``resp``
-            source = self._root(state, call.func.value)
+        else:
+            # body = resp.get_json() / json.loads(result): the body comes from the call that
+            # bound ``resp`` (``result = package(...)``), not from ``loads``
+            source = self._root(state, call)
             if source is not None:
                 state.callee_of[group] = state.callee_of[state.group_of[source][0]]
         for target in node.targets:

@@ -81,8 +81,17 @@ def _bound(assigns: list[cst.Assign]) -> dict[str, str]:
         if isinstance(target, (cst.Tuple, cst.List)) and target.elements:
             target = target.elements[0].value  # (body, status) = handler(...)
         if isinstance(target, cst.Name):
-            bound[target.value] = name
+            bound[target.value] = bound.get(_loaded_from(value) or "", name)
     return bound
+
+
+def _loaded_from(value: cst.BaseExpression) -> str | None:
+    """``json.loads(result)``: the variable whose text is parsed (its callee built the dict)."""
+    if not m.matches(value, m.Call(m.Attribute(m.Name("json"), m.Name("loads")))):
+        return None
+    assert isinstance(value, cst.Call)
+    first = value.args[0].value if value.args else None
+    return first.value if isinstance(first, cst.Name) else None
 
 
 def _read(node: cst.CSTNode) -> tuple[str, str] | None:

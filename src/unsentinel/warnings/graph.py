@@ -126,6 +126,9 @@ class KeyedEntries:
     line: int
     carrier: Carrier
     dumped: bool
+    # The parameters the dict is (an append into a parameter's key) or is passed to (a
+    # stand-in): the two kinds collide only where they share one (keyed_entries.py).
+    params: frozenset[ParamCarrier] = frozenset()
 
     def order(self) -> tuple[str, int, tuple[str, str]]:
         return self.path, self.line, carrier_order(self.carrier)
@@ -188,21 +191,23 @@ def settle_blocked(
 
 
 def _mixed_entries(groups: _UnionFind, keyed: list[KeyedEntries]) -> list[Blocker]:
-    """A blocker for each group whose keyed lists get objects and dumped dicts alike, at its
-    first in-memory append, naming the first dumped entries."""
-    dumped: dict[Carrier, KeyedEntries] = {}
+    """A blocker for each group where objects are appended to a dict that a test's dumped
+    stand-in is passed to as well (they share a parameter), at the first such append."""
+    dumped: dict[Carrier, list[KeyedEntries]] = {}
     for entries in keyed:
         if entries.dumped:
-            dumped.setdefault(groups.find(entries.carrier), entries)
+            dumped.setdefault(groups.find(entries.carrier), []).append(entries)
     found: dict[Carrier, Blocker] = {}
     for entries in keyed:
         root = groups.find(entries.carrier)
-        stand_in = dumped.get(root)
-        if entries.dumped or stand_in is None or root in found:
+        if entries.dumped or root in found:
+            continue
+        stand_in = next((d for d in dumped.get(root, ()) if d.params & entries.params), None)
+        if stand_in is None:
             continue
         why = (
             "Warning objects are added to this keyed list, while "
-            f"{stand_in.path}:{stand_in.line} writes its entries as dumped dicts"
+            f"{stand_in.path}:{stand_in.line} passes it entries written as dumped dicts"
         )
         found[root] = Blocker(entries.path, entries.line, why, entries.carrier)
     return list(found.values())

@@ -37,6 +37,7 @@ from unsentinel.warnings.helper_returns import (
     HelperReturns,
     is_helper_name,
 )
+from unsentinel.warnings.keyed_entries import appended_params, stand_in_params
 from unsentinel.warnings.local_uses import LocalUses, is_appended, reaching_assignment
 from unsentinel.warnings.return_links import ReturnLinks
 from unsentinel.warnings.rewrite import WarningRewriter
@@ -155,14 +156,25 @@ class WarningProducer(WarningRewriter):
         both; the gather pass holds such a group (:class:`KeyedEntries`)."""
         keyed = tuple(c for c in self.carriers.of(func.value) if isinstance(c, KeyCarrier))
         if keyed and self._grown(node, func.attr.value, keyed):
-            self._keyed_entries(node, keyed, dumped=False)
+            assert isinstance(func.value, cst.Subscript)
+            function = self.analysis.enclosing_function(node)
+            params = appended_params(self.analysis, func.value.value, function)
+            self._keyed_entries(node, keyed, params, dumped=False)
 
     def _keyed_entries(
-        self, node: cst.CSTNode, keyed: tuple[KeyCarrier, ...], *, dumped: bool
+        self,
+        node: cst.CSTNode,
+        keyed: tuple[KeyCarrier, ...],
+        params: frozenset[ParamCarrier],
+        *,
+        dumped: bool,
     ) -> None:
+        if not params:
+            return  # a dict no parameter holds: it meets no test's stand-in
         line = self.context.position(node).line
         for carrier in keyed:
-            self.notes.keyed.add(KeyedEntries(self.context.path, line, carrier, dumped))
+            entries = KeyedEntries(self.context.path, line, carrier, dumped, params)
+            self.notes.keyed.add(entries)
 
     def _is_list_of_warnings(self, expr: cst.BaseExpression) -> bool:
         """A warnings list by its name, or a local that only ever collects warnings."""
@@ -182,7 +194,10 @@ class WarningProducer(WarningRewriter):
                 return  # ``{"has_warnings": n > 0}``: a flag or a count, not the list
             self._as_dict = self.context.is_test_file
             if self._as_dict and not is_empty(node.value):
-                self._keyed_entries(node, (KeyCarrier(key),), dumped=True)
+                function = self.analysis.enclosing_function(node)
+                index = self.analysis.index
+                params = stand_in_params(node, self.context.parent, index, function)
+                self._keyed_entries(node, (KeyCarrier(key),), params, dumped=True)
             self._sink((KeyCarrier(key),), node.value)
             self._as_dict = False
 
