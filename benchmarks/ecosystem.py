@@ -121,7 +121,7 @@ PACKAGES: tuple[Package, ...] = (
             "6b57391928887f5334fe854073b09e3a49bb7dae0d55a1b1276f4d910607a0f1",
         ),
         "error dicts, warnings lists",
-        tests=("pytest>=8", "pytest-asyncio", "anyio"),
+        tests=("pytest>=8", "pytest-asyncio", "anyio", "pypac"),
     ),
     Package(
         _pin(
