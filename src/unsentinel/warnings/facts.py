@@ -56,6 +56,10 @@ class WarningShape(enum.Enum):
         return self in (WarningShape.DICT, WarningShape.DICT_LIST)
 
 
+# A list of warnings, as objects or as dumped dicts.
+LIST_SHAPES = (WarningShape.LIST, WarningShape.DICT_LIST)
+
+
 @dataclass(frozen=True, order=True)
 class TupleSlot:
     """Element ``index`` of the tuple that ``function`` returns is a warning."""

@@ -21,7 +21,7 @@ from unsentinel.core.layout import expression_code
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.syntax import last_name
 from unsentinel.warnings.carriers import FileCarriers
-from unsentinel.warnings.facts import WarningShape
+from unsentinel.warnings.facts import LIST_SHAPES, WarningShape
 from unsentinel.warnings.flow import is_empty
 from unsentinel.warnings.graph import (
     Carrier,
@@ -180,10 +180,7 @@ class WarningProducer(WarningRewriter):
         """A warnings list by its name, or a local that only ever collects warnings."""
         if self.analysis.is_warning_list(expr):
             return True
-        return isinstance(expr, cst.Name) and self.flow.shape(expr) in (
-            WarningShape.LIST,
-            WarningShape.DICT_LIST,
-        )
+        return isinstance(expr, cst.Name) and self.flow.shape(expr) in LIST_SHAPES
 
     def visit_DictElement(self, node: cst.DictElement) -> None:
         """``{"warnings": [...]}``: a view splatted into a model, or -- in tests -- a

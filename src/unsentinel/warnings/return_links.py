@@ -26,7 +26,13 @@ import libcst as cst
 from unsentinel.core.syntax import last_name
 from unsentinel.warnings.analysis import FileAnalysis
 from unsentinel.warnings.carriers import FileCarriers
-from unsentinel.warnings.facts import TupleSlot, WarningFacts, WarningNotes, WarningShape
+from unsentinel.warnings.facts import (
+    LIST_SHAPES,
+    TupleSlot,
+    WarningFacts,
+    WarningNotes,
+    WarningShape,
+)
 from unsentinel.warnings.flow import WarningFlow, is_empty
 from unsentinel.warnings.graph import Carrier, ReturnCarrier, SlotCarrier
 from unsentinel.warnings.helper_returns import HelperReturns
@@ -43,8 +49,6 @@ class FollowElements(Protocol):
         self, into: tuple[Carrier, ...], value: cst.BaseExpression, *, single: bool = False
     ) -> None: ...
 
-
-LIST_SHAPES = (WarningShape.LIST, WarningShape.DICT_LIST)
 
 TEST_DOUBLE_CALLS = ("patch", "object", "setattr")
 """``patch("pkg.check", ...)``, ``patch.object(mod, "check", ...)``, ``setattr(mod, "check",
