@@ -33,6 +33,7 @@ from unsentinel.errors.shapes import (
     elements_by_key,
     is_error_string,
 )
+from unsentinel.errors.untraced import Untraced, expected_texts
 
 if TYPE_CHECKING:
     from unsentinel.core.rule import Rule, RuleContext
@@ -78,6 +79,7 @@ class ConsumerFinder:
         producers: frozenset[str] = frozenset(),
         held: frozenset[str] = frozenset(),
         ours: frozenset[str] = frozenset(),
+        untraced: Untraced | None = None,
     ) -> None:
         self.rule = rule
         self.context = context
@@ -85,6 +87,7 @@ class ConsumerFinder:
         self.producers = producers
         self.held = held
         self.ours = ours
+        self.untraced = untraced or Untraced()
 
     def scan_function(self, function: cst.FunctionDef) -> frozenset[str]:
         """Rewrite the test's reads; the variables whose reads it follows (on evidence)."""
@@ -241,7 +244,7 @@ class ConsumerFinder:
         if callee not in self.held | self.ours:
             # an HTTP client or ``json.loads``: judged on the test's evidence, but only where
             # the run migrates some producer; with none, nothing changed for it to follow
-            return bool(self.producers)
+            return bool(self.producers) and self._follows_untraced(nodes)
         if callee in self.held:
             action = Action.SKIP
             why = f"{callee}() also returns an error-looking dict that is not migrated"
@@ -255,6 +258,27 @@ class ConsumerFinder:
                 f"Reads error keys of a response; left as it is: {why}",
                 kind=Kind.CONSUMER,
                 action=action,
+                reasons=(why,),
+            )
+        return False
+
+    def _follows_untraced(self, nodes: list[cst.CSTNode]) -> bool:
+        """A response from a call the flow cannot trace follows the migrated producers
+        where all of them migrate, or where it expects one of their messages."""
+        expected = [text for node in nodes for text in expected_texts(node, self.context.parent)]
+        if self.untraced.follows(expected):
+            return True
+        why = (
+            "its producer cannot be traced, some error dicts stay as they are, and it "
+            "expects no message of a migrated one"
+        )
+        for node in nodes:
+            self.context.report(
+                self.rule,
+                node,
+                f"Reads error keys of a response; left as it is: {why}",
+                kind=Kind.CONSUMER,
+                action=Action.NOTE,
                 reasons=(why,),
             )
         return False

@@ -29,6 +29,8 @@ class ErrorNotes:
     extra_reads: set[tuple[str, str]] = field(default_factory=set)
     failure_reads: set[tuple[str, str]] = field(default_factory=set)
     asserted: set[str] = field(default_factory=set)
+    message_fragments: set[str] = field(default_factory=set)
+    left_alone: bool = False
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,11 @@ class ErrorFacts:
     # callees whose failure a test asserts where no reader rewrite follows
     # (``self.assertEqual(result["status"], "error")``): held, wherever they are defined
     asserted: frozenset[str] = frozenset()
+    # literal pieces of the migrated error messages, and whether any error-looking dict is
+    # left as it is: a reader whose producer cannot be traced follows only a message it
+    # expects from a migrated one, where some are left alone (errors/untraced.py)
+    message_fragments: frozenset[str] = frozenset()
+    left_alone: bool = False
 
     @classmethod
     def from_source(cls, data: bytes) -> ErrorFacts | None:
@@ -71,6 +78,8 @@ class ErrorFacts:
             failure_reads=frozenset(notes.failure_reads),
             error_methods=frozenset(notes.error_methods),
             asserted=frozenset(notes.asserted),
+            message_fragments=frozenset(notes.message_fragments),
+            left_alone=notes.left_alone,
         )
 
     def merge(self, other: ErrorFacts) -> ErrorFacts:
@@ -84,6 +93,8 @@ class ErrorFacts:
             self.held_callees | other.held_callees,
             self.error_methods | other.error_methods,
             self.asserted | other.asserted,
+            self.message_fragments | other.message_fragments,
+            self.left_alone or other.left_alone,
         )
 
     def settle(self, config: Config) -> ErrorFacts:

@@ -28,6 +28,7 @@ from unsentinel.errors.readers import (
     failure_reads,
 )
 from unsentinel.errors.shapes import enclosing_function
+from unsentinel.errors.untraced import Untraced
 
 _Deferred = tuple[cst.FunctionDef | None, cst.CSTNode, Callable[[], None]]
 
@@ -42,9 +43,11 @@ class ErrorGroups:
 
     def hold(self, node: cst.CSTNode) -> None:
         """The function enclosing ``node`` keeps its old error shape (a cross-file fact)."""
+        notes = self.context.shared(ErrorNotes)
+        notes.left_alone = True
         function = enclosing_function(node, self.context.parent)
         if function is not None:
-            self.context.shared(ErrorNotes).held_functions.add(function.name.value)
+            notes.held_functions.add(function.name.value)
 
     def produces(self, node: cst.CSTNode) -> None:
         """The function enclosing ``node`` now returns the new error shape (a cross-file fact)."""
@@ -113,7 +116,9 @@ class ErrorGroups:
         held = gathered.held_functions | frozenset(notes.held_functions)
         producers = (gathered.error_functions | frozenset(notes.error_functions)) - held
         ours = self.context.facts.get(DefinedNames).functions
-        tests = ConsumerFinder(self.rule, self.context, index, producers, held, ours)
+        fragments = gathered.message_fragments | frozenset(notes.message_fragments)
+        untraced = Untraced(gathered.left_alone or notes.left_alone, fragments)
+        tests = ConsumerFinder(self.rule, self.context, index, producers, held, ours, untraced)
         clients = ClientFinder(self.rule, self.context, index)
         functions: list[cst.FunctionDef | None] = [None]
         functions += [

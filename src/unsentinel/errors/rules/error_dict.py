@@ -17,6 +17,7 @@ from unsentinel.core.rule import Example, Rule, RuleContext
 from unsentinel.core.syntax import string_key
 from unsentinel.errors import build, dict_comments
 from unsentinel.errors.detect import ERROR_DICT
+from unsentinel.errors.facts import ErrorNotes
 from unsentinel.errors.groups import ErrorGroups
 from unsentinel.errors.lookalikes import reason as lookalike_reason
 from unsentinel.errors.lookalikes import suspicious, unclear_bare
@@ -34,6 +35,7 @@ from unsentinel.errors.shapes import (
 )
 from unsentinel.errors.site_error import ErrorAtSite, error_at, split_extras
 from unsentinel.errors.target import Target
+from unsentinel.errors.untraced import message_fragments
 
 
 class ErrorDict(Rule):
@@ -400,6 +402,7 @@ class ErrorDict(Rule):
         self._report_lookalike(node, why)
 
     def _report_lookalike(self, node: cst.CSTNode, why: str) -> None:
+        self.context.shared(ErrorNotes).left_alone = True
         self.context.report(
             self,
             node,
@@ -448,6 +451,7 @@ class ErrorDict(Rule):
     ) -> ErrorAtSite:
         """The site's error, reported as a finding with the evidence for its code."""
         found = error_at(self.context, node, message, status, extras=extras, spreads=spreads)
+        self.context.shared(ErrorNotes).message_fragments.update(message_fragments(message))
         self._report(node, found.code, status, found.exceptions)
         return found
 
