@@ -627,3 +627,112 @@ def test_an_untraced_response_follows_on_evidence_where_every_error_dict_migrate
     test = next(r for r in result.results if r.path.endswith("test_server.py"))
     assert test.new_text is not None
     assert '"Empty Bearer token" in body["error"]["message"]' in test.new_text
+
+
+HANDS_BACK = """
+def call_api(func, error_value=None):
+    try:
+        return func()
+    except OSError:
+        return error_value
+
+
+def get_resource(client, method):
+    try:
+        error_value = {"error": "API Error"}
+        result = call_api(getattr(client, method), error_value)
+        return result if result is not None else {"error": "No response"}
+    except Exception as e:
+        return {"error": f"API Error: {e}"}
+"""
+
+READS_THE_HANDED_BACK_ERROR = """
+import unittest
+
+from api import get_resource
+
+
+class TestResource(unittest.TestCase):
+    def test_errors_are_returned(self):
+        result = get_resource(client, "describe")
+        self.assertIn("error", result)
+        self.assertEqual(result["error"], "API Error")
+"""
+
+
+def test_an_error_dict_handed_to_a_call_whose_result_is_returned_holds_its_function(
+    tmp_path: Path,
+) -> None:
+    """``error_value = {"error": "API Error"}`` goes into ``call_api(func, error_value)``,
+    which hands it back on failure, and ``get_resource`` returns that result: its result may
+    be the old shape, so its other error dicts and the test reading them stay as they are
+    (awslabs-ecs-mcp-server's ``get_ec2_resource``: its test failed after apply)."""
+    from unsentinel.core.model import Mode
+    from unsentinel.registry import load_config, run
+
+    (tmp_path / "api.py").write_text(textwrap.dedent(HANDS_BACK), "utf-8")
+    (tmp_path / "test_api.py").write_text(textwrap.dedent(READS_THE_HANDED_BACK_ERROR), "utf-8")
+    result = run([tmp_path], load_config((tmp_path,)), Mode.DIFF, jobs=1)
+    assert [r.path for r in result.results if r.changed] == []
+    assert "get_resource" in result.facts.get(ErrorFacts).held_functions
+    notes = [s for r in result.results for s in r.sites if s.action is Action.NOTE]
+    assert any("handed to a call whose result" in s.reasons[0] for s in notes)
+
+
+UPLOADS = """
+class Attachments:
+    def upload_attachment(self, key, path):
+        if not path:
+            return {"success": False, "error": "No file path provided"}
+        return {"success": True, "id": self.client.add(key, path)}
+
+    def upload_attachments(self, key, paths):
+        failed = []
+        for path in paths:
+            result = self.upload_attachment(key, path)
+            if not result["success"]:
+                failed.append({"path": path, "error": result["error"]})
+        return {"success": not failed, "failed": failed}
+"""
+
+DOUBLES_THE_UPLOAD = """
+from unittest.mock import patch
+
+from uploads import Attachments
+
+
+def test_mixed_results():
+    mixin = Attachments()
+    results = [{"success": True, "id": "1"}, {"success": False, "error": "File not found"}]
+    with patch.object(mixin, "upload_attachment", side_effect=results):
+        result = mixin.upload_attachments("T-1", ["a", "b"])
+    assert result["failed"][0]["error"] == "File not found"
+
+
+def test_a_single_failure():
+    mixin = Attachments()
+    mixin.upload_attachment = MagicMock()
+    mixin.upload_attachment.return_value = {"success": False, "error": "File not found"}
+"""
+
+
+def test_an_error_dict_a_test_double_returns_holds_the_function_it_stands_for(
+    tmp_path: Path,
+) -> None:
+    """``patch.object(mixin, "upload_attachment", side_effect=[..., {"success": False,
+    "error": "File not found"}])``: the code under test reads the double's old shape, so
+    ``upload_attachment`` keeps it (mcp-atlassian: ``upload_attachments`` read
+    ``result["error"]["message"]`` of the double's string after apply)."""
+    from unsentinel.core.model import Mode
+    from unsentinel.registry import load_config, run
+
+    (tmp_path / "uploads.py").write_text(textwrap.dedent(UPLOADS), "utf-8")
+    (tmp_path / "test_uploads.py").write_text(textwrap.dedent(DOUBLES_THE_UPLOAD), "utf-8")
+    result = run([tmp_path], load_config((tmp_path,)), Mode.DIFF, jobs=1)
+    assert [r.path for r in result.results if r.changed] == []
+    assert "upload_attachment" in result.facts.get(ErrorFacts).doubled
+    notes = [s for r in result.results for s in r.sites if s.action is Action.NOTE]
+    doubled = "a test double returns it for upload_attachment()"
+    assert sum(doubled in s.reasons[0] for s in notes) == 2
+    skipped = [s for r in result.results for s in r.sites if s.action is Action.SKIP]
+    assert any("a test double returns an old-shaped error dict" in s.reasons[0] for s in skipped)

@@ -49,6 +49,12 @@ class ErrorGroups:
         if function is not None:
             notes.held_functions.add(function.name.value)
 
+    def hold_function(self, name: str) -> None:
+        """``name`` keeps its old error shape: a test double returns that shape for it."""
+        notes = self.context.shared(ErrorNotes)
+        notes.left_alone = True
+        notes.doubled.add(name)
+
     def produces(self, node: cst.CSTNode) -> None:
         """The function enclosing ``node`` now returns the new error shape (a cross-file fact)."""
         function = enclosing_function(node, self.context.parent)
@@ -70,7 +76,7 @@ class ErrorGroups:
         for function, node, rewrite in self._deferred:
             name = function.name.value if function is not None else None
             read = sorted(key for f, key in blocked if f == name)
-            asserted = name in gathered.asserted
+            asserted = name in gathered.asserted or name in gathered.doubled
             if function is None or (
                 name not in held and name not in passed_on and not read and not asserted
             ):
@@ -80,7 +86,12 @@ class ErrorGroups:
                 f"{name}() also returns an error-looking dict that is left "
                 "alone; its error dicts and their readers change together or not at all"
             )
-            if asserted and name not in held and not read:
+            if name in gathered.doubled and name not in held and not read:
+                why = (
+                    f"a test double returns an old-shaped error dict for {name}(); its "
+                    "error dicts and readers stay together"
+                )
+            elif asserted and name not in held and not read:
                 why = (
                     f"a test checks the failure of {name}() in reads no reader rewrite "
                     "follows; its error dicts and readers stay together"

@@ -19,6 +19,7 @@ from unsentinel.errors import build, dict_comments
 from unsentinel.errors.detect import ERROR_DICT
 from unsentinel.errors.facts import ErrorNotes
 from unsentinel.errors.groups import ErrorGroups
+from unsentinel.errors.handed_back import handed_back
 from unsentinel.errors.lookalikes import reason as lookalike_reason
 from unsentinel.errors.lookalikes import suspicious, unclear_bare
 from unsentinel.errors.mutations import later_change, open_message_keys, writes_an_error
@@ -35,6 +36,7 @@ from unsentinel.errors.shapes import (
 )
 from unsentinel.errors.site_error import ErrorAtSite, error_at, split_extras
 from unsentinel.errors.target import Target
+from unsentinel.errors.test_doubles import doubled_function
 from unsentinel.errors.untraced import message_fragments
 
 
@@ -351,10 +353,20 @@ class ErrorDict(Rule):
         """A look-alike left alone: listed in ``plan`` with the reason, not a finding.
 
         One that is returned holds its function back: a reader of the function's result
-        cannot tell it from a migrated error, so none of them may change.
+        cannot tell it from a migrated error, so none of them may change. So does one handed
+        to a call whose result the function returns (:mod:`~unsentinel.errors.handed_back`),
+        and one a test double returns holds the function the double stands in for
+        (:mod:`~unsentinel.errors.test_doubles`).
         """
         if not suspicious(node, shape):
             return
+        if not returned and handed_back(node, self.context.parent):
+            returned = True
+            why = why or "handed to a call whose result the function returns; migrate it by hand"
+        doubled = None if returned else doubled_function(node, self.context.parent)
+        if doubled is not None:
+            self._groups.hold_function(doubled)
+            why = why or f"a test double returns it for {doubled}(), which keeps this shape"
         if returned:
             self._groups.hold(node)
         self._report_lookalike(node, why or lookalike_reason(node, self.context.parent))
