@@ -33,6 +33,7 @@ from unsentinel.errors.shapes import (
     elements_by_key,
     is_error_string,
 )
+from unsentinel.errors.tool_calls import tool_called
 from unsentinel.errors.untraced import Untraced, expected_texts
 
 if TYPE_CHECKING:
@@ -59,6 +60,7 @@ class _Function:
     )
     failed_groups: set[int] = field(default_factory=set)
     callee_of: dict[int, str] = field(default_factory=dict)  # group -> bare callee name
+    tool_groups: set[int] = field(default_factory=set)  # bound by a tool called by name
 
 
 class ConsumerFinder:
@@ -109,13 +111,17 @@ class ConsumerFinder:
     def _bind(self, state: _Function, node: cst.Assign, group: int) -> None:
         call = _unawaited(node.value)
         assert isinstance(call, cst.Call)
-        state.callee_of[group] = call_name(call) or ""
+        tool = tool_called(call, self.ours)
+        if tool is not None:
+            state.tool_groups.add(group)
+        state.callee_of[group] = tool or call_name(call) or ""
         if state.callee_of[group] in SERIALISERS:
             pass  # dumped = model.model_dump(): the model's fields, whoever built the model
         else:
-            # body = resp.get_json() / json.loads(result): the body comes from the call that
-            # bound ``resp`` (``result = package(...)``), not from ``loads``
-            source = self._root(state, call)
+            # body = resp.get_json() / json.loads(result) / json.loads(resp.content[0].text):
+            # the body comes from the call that bound ``resp`` (``result = package(...)``),
+            # not from ``loads``
+            source = self._root(state, call) or self._loaded_root(state, call)
             if source is not None:
                 state.callee_of[group] = state.callee_of[state.group_of[source][0]]
         for target in node.targets:
@@ -139,6 +145,20 @@ class ConsumerFinder:
             if isinstance(node.func, cst.Attribute) and not node.args:
                 return self._root(state, node.func.value)
         return None
+
+    def _loaded_root(self, state: _Function, call: cst.Call) -> str | None:
+        """``json.loads(response.content[0].text)`` where ``response`` is what a tool called
+        by name returned: the dict comes from that tool. (The text inside any other reply
+        may come from what the callee dispatched to: ``rpc.handle_message(...)``.)"""
+        if not m.matches(call.func, m.Attribute(m.Name("json"), m.Name("loads"))) or not call.args:
+            return None
+        value: cst.BaseExpression = call.args[0].value
+        while isinstance(value, (cst.Attribute, cst.Subscript)):
+            value = value.value
+        root = self._root(state, value)
+        if root is None or state.group_of[root][0] not in state.tool_groups:
+            return None
+        return root
 
     def _read(self, state: _Function, node: cst.Subscript) -> None:
         key = string_key(node)

@@ -1,0 +1,33 @@
+"""A tool called by its name in a test: the function that serves it.
+
+MCP servers are tested through their client: ``await client.call_tool("jira_get_user_profile",
+{...})`` runs the tool function ``get_user_profile`` (registered under a server prefix) and
+the test reads the JSON it returned. Read as a call of ``call_tool``, the response had no
+traceable producer; read as a call of the tool function, its readers follow that function
+like any other caller: rewritten with it, left with it when it keeps its old shape.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from unsentinel.errors.shapes import call_name
+
+_TOOL_CALLS = frozenset({"call_tool", "acall_tool", "invoke_tool", "run_tool"})
+
+
+def tool_called(call: cst.Call, defined: frozenset[str]) -> str | None:
+    """The function the repository defines for the tool ``call`` names, if one matches:
+    the name itself, or the name without its server prefix (``jira_`` of
+    ``jira_get_user_profile``)."""
+    if call_name(call) not in _TOOL_CALLS or not call.args:
+        return None
+    first = call.args[0].value
+    name = first.evaluated_value if isinstance(first, cst.SimpleString) else None
+    if not isinstance(name, str):
+        return None
+    candidates = [name]
+    if "_" in name:
+        candidates.append(name.split("_", 1)[1])
+    found = [candidate for candidate in candidates if candidate in defined]
+    return found[0] if found else None
