@@ -18,10 +18,23 @@ from click.testing import CliRunner
 from unsentinel.cli import main
 from unsentinel.core.config import Config
 from unsentinel.core.facts import FactBook
-from unsentinel.core.model import Action, Kind
+from unsentinel.core.model import Action, Kind, Mode
+from unsentinel.core.runner import RunResult
 from unsentinel.errors.facts import ErrorFacts
 from unsentinel.errors.rules.error_dict import ErrorDict
-from unsentinel.registry import rewrite_source
+from unsentinel.registry import load_config, rewrite_source, run
+
+
+def _diff_project(root: Path, files: dict[str, str]) -> RunResult:
+    """``diff`` over a project of these (dedented) files."""
+    for name, text in files.items():
+        (root / name).write_text(textwrap.dedent(text), "utf-8")
+    return run([root], load_config((root,)), Mode.DIFF, jobs=1)
+
+
+def _reasons(result: RunResult, action: Action) -> list[str]:
+    """The first reason of every site with ``action``."""
+    return [s.reasons[0] for r in result.results for s in r.sites if s.action is action]
 
 
 def _run(source: str, facts: FactBook | None = None) -> str:
@@ -102,12 +115,8 @@ def test_a_parsed_result_is_read_as_its_producers(tmp_path: Path) -> None:
     ``package``, which the run leaves as it is, not from ``loads``. Taken as a client's
     response, the reads were rewritten because another producer migrated, and six of
     awslabs-aws-healthomics-mcp-server's tests failed after apply."""
-    from unsentinel.core.model import Mode
-    from unsentinel.registry import load_config, run
-
-    (tmp_path / "tools.py").write_text(textwrap.dedent(SERIALISED_TOOLS), "utf-8")
-    (tmp_path / "test_tools.py").write_text(textwrap.dedent(PARSES_THE_TEXT), "utf-8")
-    result = run([tmp_path], load_config((tmp_path,)), Mode.DIFF, jobs=1)
+    files = {"tools.py": SERIALISED_TOOLS, "test_tools.py": PARSES_THE_TEXT}
+    result = _diff_project(tmp_path, files)
     changed = [Path(r.path).name for r in result.results if r.changed]
     assert changed == ["tools.py"]  # ``lookup`` migrates; the test reads ``package``
     test = next(r for r in result.results if r.path.endswith("test_tools.py"))
@@ -282,8 +291,7 @@ def test_a_module_functions_callers_are_read_and_a_same_named_methods_are_not(
     file that only calls a method named ``lookup`` on another object is not: on the
     standard library, ``conn.request("GET", ...)`` admitted every http test for the error
     helper ``request`` of mypy's daemon client."""
-    from unsentinel.core.model import Mode, Status
-    from unsentinel.registry import load_config, run
+    from unsentinel.core.model import Status
 
     (tmp_path / "app.py").write_text(textwrap.dedent(LOOKUP), "utf-8")
     (tmp_path / "cache.py").write_text(textwrap.dedent(CALLS_A_METHOD), "utf-8")
@@ -301,8 +309,7 @@ def test_a_module_functions_callers_are_read_and_a_same_named_methods_are_not(
 
 def test_an_error_method_admits_every_call_of_its_name(tmp_path: Path) -> None:
     """Defined in a class, ``lookup`` may be called on any object: every call counts."""
-    from unsentinel.core.model import Mode, Status
-    from unsentinel.registry import load_config, run
+    from unsentinel.core.model import Status
 
     method = "class Stacks:\n" + textwrap.indent(textwrap.dedent(LOOKUP), "    ")
     method = method.replace("(name: str)", "(self, name: str)")
@@ -334,12 +341,8 @@ def test_a_failure_asserted_through_test_case_methods_is_followed(tmp_path: Path
     result["error"])`` are the comparisons they stand for: evidence of an error response,
     rewritten with their producer. (Not followed, they held the producer, and every
     ``TestCase`` suite held its functions: awslabs-ecs-mcp-server.)"""
-    from unsentinel.core.model import Mode
-    from unsentinel.registry import load_config, run
-
-    (tmp_path / "app.py").write_text(textwrap.dedent(LOOKUP), "utf-8")
-    (tmp_path / "test_app.py").write_text(textwrap.dedent(ASSERTS_THROUGH_TESTCASE), "utf-8")
-    result = run([tmp_path], load_config((tmp_path,)), Mode.DIFF, jobs=1)
+    files = {"app.py": LOOKUP, "test_app.py": ASSERTS_THROUGH_TESTCASE}
+    result = _diff_project(tmp_path, files)
     assert result.facts.get(ErrorFacts).asserted == frozenset()
     test = next(r for r in result.results if r.path.endswith("test_app.py"))
     assert test.new_text is not None
@@ -367,17 +370,14 @@ def test_a_status_asserted_alone_through_a_test_case_method_holds_the_producer(
     """``self.assertEqual(result["status"], "error")`` with no read of the message is too
     little for the reader rewrites to follow (a job's status may be ``"error"`` too), and
     reads the old shape: the producer is held with its readers."""
-    from unsentinel.core.model import Mode
-    from unsentinel.registry import load_config, run
-
     (tmp_path / "app.py").write_text(textwrap.dedent(LOOKUP), "utf-8")
     test = textwrap.dedent(ASSERTS_STATUS_THROUGH_TESTCASE)
     (tmp_path / "test_app.py").write_text(test, "utf-8")
     result = run([tmp_path], load_config((tmp_path,)), Mode.DIFF, jobs=1)
     assert [r.path for r in result.results if r.changed] == []
     assert "lookup" in result.facts.get(ErrorFacts).asserted
-    skipped = [s for r in result.results for s in r.sites if s.action is Action.SKIP]
-    assert any("a test checks the failure of lookup()" in s.reasons[0] for s in skipped)
+    skipped = _reasons(result, Action.SKIP)
+    assert any("a test checks the failure of lookup()" in why for why in skipped)
 
 
 ASSERTS_STATUS_ONLY = """
@@ -397,12 +397,8 @@ def test_a_failure_checked_on_too_little_evidence_to_follow_holds_the_producer(
     """``assert result["status"] == "error"`` and ``"error" in result``, with no message
     read: too little for the reader rewrites to follow, and the old shape after all
     (awslabs-ecs-mcp-server's ``test_general_exception_handling``)."""
-    from unsentinel.core.model import Mode
-    from unsentinel.registry import load_config, run
-
-    (tmp_path / "app.py").write_text(textwrap.dedent(LOOKUP), "utf-8")
-    (tmp_path / "test_app.py").write_text(textwrap.dedent(ASSERTS_STATUS_ONLY), "utf-8")
-    result = run([tmp_path], load_config((tmp_path,)), Mode.DIFF, jobs=1)
+    files = {"app.py": LOOKUP, "test_app.py": ASSERTS_STATUS_ONLY}
+    result = _diff_project(tmp_path, files)
     assert [r.path for r in result.results if r.changed] == []
     assert "lookup" in result.facts.get(ErrorFacts).asserted
 
@@ -442,9 +438,6 @@ def test_a_failure_check_that_holds_on_the_envelope_holds_nothing(tmp_path: Path
     each still holds once the error is the envelope's non-empty dict, so the producer
     migrates and the test stays as it is. Held for them, awslabs-aws-healthomics-mcp-server
     kept every ``call`` wrapper's error dicts back (150 tests read them that way)."""
-    from unsentinel.core.model import Mode
-    from unsentinel.registry import load_config, run
-
     (tmp_path / "app.py").write_text(textwrap.dedent(LOOKUP), "utf-8")
     test = tmp_path / "test_app.py"
     test.write_text(textwrap.dedent(CHECKS_THAT_HOLD_ON_THE_ENVELOPE), "utf-8")
@@ -465,9 +458,6 @@ def test_a_failure_check_that_holds_on_the_envelope_holds_nothing(tmp_path: Path
 def test_a_string_read_of_the_error_still_holds_the_producer(tmp_path: Path, check: str) -> None:
     """The error as a string -- compared, searched, measured -- reads the old shape where no
     reader rewrite follows (no string evidence of the kind the rewrites take): held."""
-    from unsentinel.core.model import Mode
-    from unsentinel.registry import load_config, run
-
     (tmp_path / "app.py").write_text(textwrap.dedent(LOOKUP), "utf-8")
     test = f"from app import lookup\n\n\ndef test_it():\n    result = lookup('x')\n    {check}\n"
     (tmp_path / "test_app.py").write_text(test, "utf-8")
@@ -501,9 +491,6 @@ def test_the_readers_of_an_asserted_function_are_reported_with_or_without_the_pr
     too -- its gather rounds admit the reader early; the case that did not,
     awslabs-aws-healthomics-mcp-server, is pinned by the ecosystem's ``prefilter``
     invariant: since asserted functions admit their callers, its runs agree.)"""
-    from unsentinel.core.model import Mode
-    from unsentinel.registry import load_config, run
-
     (tmp_path / "app.py").write_text(textwrap.dedent(LOOKUP), "utf-8")
     (tmp_path / "test_app.py").write_text(textwrap.dedent(ASSERTS_STATUS_ONLY), "utf-8")
     (tmp_path / "describe.py").write_text(textwrap.dedent(READS_THE_RESULT_ELSEWHERE), "utf-8")
@@ -596,18 +583,14 @@ def test_an_untraced_response_follows_only_a_message_of_a_migrated_producer(
     ``json.dumps`` sends), so each reader is judged by the message it expects: the
     middleware's stays (mcp-atlassian's middleware tests failed after apply when it was
     rewritten), the tool's names a migrated message and follows it."""
-    from unsentinel.core.model import Mode
-    from unsentinel.registry import load_config, run
-
-    (tmp_path / "server.py").write_text(textwrap.dedent(UNTRACED_SERVER), "utf-8")
-    (tmp_path / "test_server.py").write_text(textwrap.dedent(UNTRACED_TESTS), "utf-8")
-    result = run([tmp_path], load_config((tmp_path,)), Mode.DIFF, jobs=1)
+    files = {"server.py": UNTRACED_SERVER, "test_server.py": UNTRACED_TESTS}
+    result = _diff_project(tmp_path, files)
     test = next(r for r in result.results if r.path.endswith("test_server.py"))
     assert test.new_text is not None
     assert 'assert "Empty Bearer token" in body["error"]\n' in test.new_text
     assert 'assert "Failed to retrieve page" in data["error"]["message"]' in test.new_text
-    notes = [s for s in test.sites if s.action is Action.NOTE]
-    assert any("its producer cannot be traced" in s.reasons[0] for s in notes)
+    notes = [s.reasons[0] for s in test.sites if s.action is Action.NOTE]
+    assert any("its producer cannot be traced" in why for why in notes)
 
 
 def test_an_untraced_response_follows_on_evidence_where_every_error_dict_migrates(
@@ -615,15 +598,11 @@ def test_an_untraced_response_follows_on_evidence_where_every_error_dict_migrate
 ) -> None:
     """With no error dict left as it is, any response is a migrated one: the reader
     follows on the test's evidence alone, whatever message it expects."""
-    from unsentinel.core.model import Mode
-    from unsentinel.registry import load_config, run
-
     server = UNTRACED_SERVER.replace(
         '    body = json.dumps({"error": message})\n', "    body = message\n"
     )
-    (tmp_path / "server.py").write_text(textwrap.dedent(server), "utf-8")
-    (tmp_path / "test_server.py").write_text(textwrap.dedent(UNTRACED_TESTS), "utf-8")
-    result = run([tmp_path], load_config((tmp_path,)), Mode.DIFF, jobs=1)
+    files = {"server.py": server, "test_server.py": UNTRACED_TESTS}
+    result = _diff_project(tmp_path, files)
     test = next(r for r in result.results if r.path.endswith("test_server.py"))
     assert test.new_text is not None
     assert '"Empty Bearer token" in body["error"]["message"]' in test.new_text
@@ -667,16 +646,12 @@ def test_an_error_dict_handed_to_a_call_whose_result_is_returned_holds_its_funct
     which hands it back on failure, and ``get_resource`` returns that result: its result may
     be the old shape, so its other error dicts and the test reading them stay as they are
     (awslabs-ecs-mcp-server's ``get_ec2_resource``: its test failed after apply)."""
-    from unsentinel.core.model import Mode
-    from unsentinel.registry import load_config, run
-
-    (tmp_path / "api.py").write_text(textwrap.dedent(HANDS_BACK), "utf-8")
-    (tmp_path / "test_api.py").write_text(textwrap.dedent(READS_THE_HANDED_BACK_ERROR), "utf-8")
-    result = run([tmp_path], load_config((tmp_path,)), Mode.DIFF, jobs=1)
+    files = {"api.py": HANDS_BACK, "test_api.py": READS_THE_HANDED_BACK_ERROR}
+    result = _diff_project(tmp_path, files)
     assert [r.path for r in result.results if r.changed] == []
     assert "get_resource" in result.facts.get(ErrorFacts).held_functions
-    notes = [s for r in result.results for s in r.sites if s.action is Action.NOTE]
-    assert any("handed to a call whose result" in s.reasons[0] for s in notes)
+    notes = _reasons(result, Action.NOTE)
+    assert any("handed to a call whose result" in why for why in notes)
 
 
 UPLOADS = """
@@ -723,19 +698,15 @@ def test_an_error_dict_a_test_double_returns_holds_the_function_it_stands_for(
     "error": "File not found"}])``: the code under test reads the double's old shape, so
     ``upload_attachment`` keeps it (mcp-atlassian: ``upload_attachments`` read
     ``result["error"]["message"]`` of the double's string after apply)."""
-    from unsentinel.core.model import Mode
-    from unsentinel.registry import load_config, run
-
-    (tmp_path / "uploads.py").write_text(textwrap.dedent(UPLOADS), "utf-8")
-    (tmp_path / "test_uploads.py").write_text(textwrap.dedent(DOUBLES_THE_UPLOAD), "utf-8")
-    result = run([tmp_path], load_config((tmp_path,)), Mode.DIFF, jobs=1)
+    files = {"uploads.py": UPLOADS, "test_uploads.py": DOUBLES_THE_UPLOAD}
+    result = _diff_project(tmp_path, files)
     assert [r.path for r in result.results if r.changed] == []
     assert "upload_attachment" in result.facts.get(ErrorFacts).doubled
-    notes = [s for r in result.results for s in r.sites if s.action is Action.NOTE]
+    notes = _reasons(result, Action.NOTE)
     doubled = "a test double returns it for upload_attachment()"
-    assert sum(doubled in s.reasons[0] for s in notes) == 2
-    skipped = [s for r in result.results for s in r.sites if s.action is Action.SKIP]
-    assert any("a test double returns an old-shaped error dict" in s.reasons[0] for s in skipped)
+    assert sum(doubled in why for why in notes) == 2
+    skipped = _reasons(result, Action.SKIP)
+    assert any("a test double returns an old-shaped error dict" in why for why in skipped)
 
 
 MCP_TOOLS = """
@@ -781,12 +752,8 @@ def test_a_tool_called_by_name_is_read_as_its_function(tmp_path: Path) -> None:
     with its function, which keeps the old shape (its dict is built in a local), though it
     expects words a migrated message has too. Judged as untraced responses by the message
     they expect, mcp-atlassian's server tests broke both ways after apply."""
-    from unsentinel.core.model import Mode
-    from unsentinel.registry import load_config, run
-
-    (tmp_path / "tools.py").write_text(textwrap.dedent(MCP_TOOLS), "utf-8")
-    (tmp_path / "test_tools.py").write_text(textwrap.dedent(CALLS_THE_TOOLS), "utf-8")
-    result = run([tmp_path], load_config((tmp_path,)), Mode.DIFF, jobs=1)
+    files = {"tools.py": MCP_TOOLS, "test_tools.py": CALLS_THE_TOOLS}
+    result = _diff_project(tmp_path, files)
     test = next(r for r in result.results if r.path.endswith("test_tools.py"))
     assert test.new_text is not None
     assert '"not found" in result_data["error"]["message"]' in test.new_text

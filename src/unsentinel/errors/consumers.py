@@ -266,20 +266,11 @@ class ConsumerFinder:
             # the run migrates some producer; with none, nothing changed for it to follow
             return bool(self.producers) and self._follows_untraced(nodes)
         if callee in self.held:
-            action = Action.SKIP
             why = f"{callee}() also returns an error-looking dict that is not migrated"
+            self._left_as_it_is(nodes, Action.SKIP, why)
         else:
-            action = Action.NOTE
             why = f"{callee}() is defined here but returns no error dict UNS501 migrates"
-        for node in nodes:
-            self.context.report(
-                self.rule,
-                node,
-                f"Reads error keys of a response; left as it is: {why}",
-                kind=Kind.CONSUMER,
-                action=action,
-                reasons=(why,),
-            )
+            self._left_as_it_is(nodes, Action.NOTE, why)
         return False
 
     def _follows_untraced(self, nodes: list[cst.CSTNode]) -> bool:
@@ -292,16 +283,19 @@ class ConsumerFinder:
             "its producer cannot be traced, some error dicts stay as they are, and it "
             "expects no message of a migrated one"
         )
+        self._left_as_it_is(nodes, Action.NOTE, why)
+        return False
+
+    def _left_as_it_is(self, nodes: list[cst.CSTNode], action: Action, why: str) -> None:
         for node in nodes:
             self.context.report(
                 self.rule,
                 node,
                 f"Reads error keys of a response; left as it is: {why}",
                 kind=Kind.CONSUMER,
-                action=Action.NOTE,
+                action=action,
                 reasons=(why,),
             )
-        return False
 
     def _rewrite_read(self, read: _Read) -> None:
         context = self._context(read.node)
