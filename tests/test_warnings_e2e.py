@@ -382,7 +382,7 @@ NAMED_SITES: dict[str, dict[str, list[Row]]] = {
             (128, "the correction will still be applied", "advisory", SALES_ROW, None),
         ],
         "orders_mcp/tools/stock_transfers.py": [
-            (43, "on hand.", "blocking", "rows", None),
+            (43, "on hand.", "blocking", "rows[{i}].quantity", None),  # the loop is enumerated
             (48, "Preview only", "info", None, None),
             # the authors' "conditional": blocking unless forced, advisory when forced
             (

@@ -19,6 +19,7 @@ from unsentinel.core.syntax import NodeIndex, annotation_name, dotted, last_name
 from unsentinel.warnings.facts import WarningFacts
 from unsentinel.warnings.function_facts import FunctionFacts, LeafTable, Loop
 from unsentinel.warnings.inference.derived import derivation_sources
+from unsentinel.warnings.loop_index import LoopIndexes
 
 # Parameters that are plumbing, not user input.
 NON_INPUT_PARAMS = frozenset(
@@ -81,6 +82,7 @@ class InputPaths:
         self.context = context
         self.index = index
         self._deriving: set[str] = set()
+        self.loop_indexes = LoopIndexes(index)
 
     def param_kind(self, param: cst.Param) -> str:
         """``"plumbing"``, ``"container"`` (its attributes are the inputs) or ``"input"``."""
@@ -186,7 +188,10 @@ class InputPaths:
         if not self._is_inside(site, loop.node):
             return _Path(loop.container, final=True)
         if loop.index is None:
-            return _Path(loop.container, final=True, lost=True)
+            fresh = self.loop_indexes.fresh_index(loop.node, loop.target)
+            if fresh is None:
+                return _Path(loop.container, final=True, lost=True)
+            return _Path(f"{loop.container}[{{{fresh}}}]")  # the rewrite enumerates the loop
         index = loop.index if loop.start == 0 else f"{loop.index} - {loop.start}"
         return _Path(f"{loop.container}[{{{index}}}]")
 

@@ -9,6 +9,7 @@ the marker, applies an edited plan's decisions and writes the new call.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -25,6 +26,7 @@ from unsentinel.warnings.inference.producer_site import (
     template_record,
 )
 from unsentinel.warnings.inference.structure import structure_of
+from unsentinel.warnings.loop_index import enumerated
 from unsentinel.warnings.rule import WarningRule
 from unsentinel.warnings.settings import warning_settings
 from unsentinel.warnings.strings import (
@@ -199,6 +201,14 @@ class WarningRewriter(WarningRule):
         self.context.replace(expr, build)
         if stripped.runtime is not None:
             self._remove_runtime_prefix(expr, stripped.runtime)
+        self._index_loops(expr, field_path.value)
+
+    def _index_loops(self, expr: cst.BaseExpression, path: str | None) -> None:
+        """``tools[{i}].title`` from a loop that keeps no index: the loop gets one."""
+        indexes = self.analysis.paths.loop_indexes
+        for loop, name in indexes.loops_to_enumerate(expr, path, self.context.parent):
+            indexes.enumerated.add(loop)
+            self.context.replace(loop, functools.partial(enumerated, name=name))
 
     def _block_indent(self, expr: cst.CSTNode) -> int:
         """Indentation of the statement that holds ``expr`` (its block's indentation)."""
