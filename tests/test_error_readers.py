@@ -760,3 +760,29 @@ def test_a_tool_called_by_name_is_read_as_its_function(tmp_path: Path) -> None:
     assert 'assert "not found" in data["error"]\n' in test.new_text
     tools = next(r for r in result.results if Path(r.path).name == "tools.py")
     assert tools.new_text is not None and "ErrorDetail(" in tools.new_text
+
+
+CHECKS_A_TOOL_TOO_LITTLE = """
+import json
+
+
+async def test_profile_failure(client):
+    response = await client.call_tool("jira_get_user_profile", {"user_identifier": "x"})
+    data = json.loads(response.content[0].text)
+    assert data["status"] == "error"
+"""
+
+
+def test_a_tool_failure_checked_where_no_rewrite_follows_holds_the_tool(tmp_path: Path) -> None:
+    """The holds that read a test's failure checks know a tool called by name as its
+    function too: ``data["status"] == "error"`` alone is too little to follow, so
+    ``get_user_profile`` keeps its shape (``ErrorFacts.asserted``)."""
+    tools = MCP_TOOLS.replace(
+        '{"success": False, "error": f"User', '{"status": "error", "error": f"User'
+    )
+    files = {"tools.py": tools, "test_tools.py": CHECKS_A_TOOL_TOO_LITTLE}
+    result = _diff_project(tmp_path, files)
+    assert "get_user_profile" in result.facts.get(ErrorFacts).asserted
+    assert [Path(r.path).name for r in result.results if r.changed] == []
+    why = "a test checks the failure of get_user_profile()"
+    assert any(why in reason for reason in _reasons(result, Action.SKIP))

@@ -2,7 +2,8 @@
 
 The byte prefilter matches ``"error":`` and friends anywhere, comments and docstrings
 included; this second look keeps a file for LibCST only when the code itself has a dict
-with such a key, a subscript by one, or a call to a JSON response helper.
+with such a key, a subscript by one, a call to a JSON response helper, or a tool called
+by name (an MCP server's test reads the failure of the tool's function through it).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import ast
 DICT_KEYS = frozenset({"error", "success", "ok", "succeed", "status"})
 READ_KEYS = frozenset({"error", "message", "detail"})
 RESPONSE_CALLS = frozenset({"jsonify", "JSONResponse"})
+TOOL_CALLS = frozenset({"call_tool", "acall_tool", "invoke_tool", "run_tool"})
 
 
 def may_hold_error_dicts(tree: ast.Module) -> bool:
@@ -20,7 +22,7 @@ def may_hold_error_dicts(tree: ast.Module) -> bool:
             return True
         if isinstance(node, ast.Subscript) and _key(node.slice) in READ_KEYS:
             return True
-        if isinstance(node, ast.Call) and _callee(node.func) in RESPONSE_CALLS:
+        if isinstance(node, ast.Call) and _callee(node.func) in RESPONSE_CALLS | TOOL_CALLS:
             return True
     return False
 

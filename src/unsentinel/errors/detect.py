@@ -21,6 +21,7 @@ def _needles(config: Config) -> tuple[bytes, ...]:
         keys += [b'"' + flag + b'": False', b"'" + flag + b"': False"]
     keys += [b'["message"]', b"['message']", b'["detail"]', b"['detail']"]
     keys += [b"jsonify(", b"JSONResponse(", b'"status": "error"', b"'status': 'error'"]
+    keys += [b"_tool("]  # call_tool(...) and friends: a test reading a tool's failure
     return tuple(keys)
 
 

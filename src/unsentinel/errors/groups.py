@@ -138,11 +138,12 @@ class ErrorGroups:
         for function in functions:
             if function is not None and function.name.value.startswith("test"):
                 followed = tests.scan_function(function)
-                notes.extra_reads |= extra_reads(index, function, followed)
+                notes.extra_reads |= extra_reads(index, function, followed, ours)
+                asserted = asserted_failures(
+                    index, function, followed, self.context.parent, defined=ours
+                )
                 notes.asserted |= {
-                    callee
-                    for callee in asserted_failures(index, function, followed, self.context.parent)
-                    if may_be_defined(self.context.facts, callee)
+                    callee for callee in asserted if may_be_defined(self.context.facts, callee)
                 }
                 continue
             notes.extra_reads |= extra_reads(index, function)

@@ -18,6 +18,7 @@ import libcst.matchers as m
 
 from unsentinel.core.syntax import NodeIndex
 from unsentinel.errors.shapes import DETAIL_CONTAINERS, DISCRIMINATORS, MESSAGE_KEYS, call_name
+from unsentinel.errors.tool_calls import tool_called
 
 # A read of one of these says the reader looks at the failure side of the result.
 FAILURE_KEYS = frozenset({*MESSAGE_KEYS, *DISCRIMINATORS, "status"})
@@ -30,13 +31,17 @@ SERIALISERS = frozenset(
 
 
 def extra_reads(
-    index: NodeIndex, function: cst.FunctionDef | None, skip: frozenset[str] = frozenset()
+    index: NodeIndex,
+    function: cst.FunctionDef | None,
+    skip: frozenset[str] = frozenset(),
+    defined: frozenset[str] = frozenset(),
 ) -> set[tuple[str, str]]:
     """``(callee, key)`` for the extra keys read of results that are checked for failure.
 
-    ``skip`` names variables whose reads are rewritten anyway (a test with evidence).
+    ``skip`` names variables whose reads are rewritten anyway (a test with evidence);
+    ``defined``, the functions the repository defines (a tool called by name is one).
     """
-    callees, keys = _reads(index, function, skip)
+    callees, keys = _reads(index, function, skip, defined)
     return {
         (callees[variable], key)
         for variable, read in keys.items()
@@ -51,15 +56,18 @@ def failure_reads(index: NodeIndex, function: cst.FunctionDef | None) -> set[str
     Recorded for a function that keeps its old error shape: what it reads there it passes
     on in that shape, so the callee must keep it too (:meth:`ErrorFacts.settle`).
     """
-    callees, keys = _reads(index, function, frozenset())
+    callees, keys = _reads(index, function, frozenset(), frozenset())
     return {callees[variable] for variable, read in keys.items() if read & FAILURE_KEYS}
 
 
 def _reads(
-    index: NodeIndex, function: cst.FunctionDef | None, skip: frozenset[str]
+    index: NodeIndex,
+    function: cst.FunctionDef | None,
+    skip: frozenset[str],
+    defined: frozenset[str],
 ) -> tuple[dict[str, str], dict[str, set[str]]]:
     """Variables bound from a call (with the callee) and the string keys read of each."""
-    callees = _bound(index.within(cst.Assign, function))
+    callees = _bound(index.within(cst.Assign, function), defined)
     keys: dict[str, set[str]] = {}
     for kind in (cst.Subscript, cst.Call, cst.Comparison):
         for node in index.within(kind, function):
@@ -69,29 +77,42 @@ def _reads(
     return callees, keys
 
 
-def _bound(assigns: list[cst.Assign]) -> dict[str, str]:
-    """Variables bound straight from a call (awaited or not), with the callee's bare name."""
+def _bound(assigns: list[cst.Assign], defined: frozenset[str]) -> dict[str, str]:
+    """Variables bound straight from a call (awaited or not), with the callee's bare name
+    (a tool called by name: the function serving it; ``json.loads(result)``: the callee
+    that bound ``result``)."""
     bound: dict[str, str] = {}
+    tools: set[str] = set()  # bound by a tool called by name: their replies are dug into
     for node in assigns:
         value = node.value.expression if isinstance(node.value, cst.Await) else node.value
-        name = call_name(value) if isinstance(value, cst.Call) else None
+        if not isinstance(value, cst.Call):
+            continue
+        tool = tool_called(value, defined)
+        name = tool or call_name(value)
         if not name or name in SERIALISERS or len(node.targets) != 1:
             continue
         target: cst.BaseExpression = node.targets[0].target
         if isinstance(target, (cst.Tuple, cst.List)) and target.elements:
             target = target.elements[0].value  # (body, status) = handler(...)
         if isinstance(target, cst.Name):
-            bound[target.value] = bound.get(_loaded_from(value) or "", name)
+            bound[target.value] = bound.get(_loaded_from(value, tools) or "", name)
+            if tool is not None:
+                tools.add(target.value)
     return bound
 
 
-def _loaded_from(value: cst.BaseExpression) -> str | None:
-    """``json.loads(result)``: the variable whose text is parsed (its callee built the dict)."""
+def _loaded_from(value: cst.BaseExpression, tools: set[str]) -> str | None:
+    """``json.loads(result)``: the variable whose text is parsed (its callee built the
+    dict); ``json.loads(response.content[0].text)`` too where a tool's reply is dug into."""
     if not m.matches(value, m.Call(m.Attribute(m.Name("json"), m.Name("loads")))):
         return None
     assert isinstance(value, cst.Call)
     first = value.args[0].value if value.args else None
-    return first.value if isinstance(first, cst.Name) else None
+    if isinstance(first, cst.Name):
+        return first.value
+    while isinstance(first, (cst.Attribute, cst.Subscript)):
+        first = first.value
+    return first.value if isinstance(first, cst.Name) and first.value in tools else None
 
 
 def _read(node: cst.CSTNode) -> tuple[str, str] | None:
@@ -136,6 +157,7 @@ def asserted_failures(
     function: cst.FunctionDef | None,
     followed: frozenset[str],
     parent: Callable[[cst.CSTNode], cst.CSTNode | None],
+    defined: frozenset[str] = frozenset(),
 ) -> set[str]:
     """The callees whose failure a test checks in reads the reader rewrites do not follow:
     ``assert result["status"] == "error"`` alone, ``"error" in result``,
@@ -145,7 +167,7 @@ def asserted_failures(
     Left as they are, these reads see the old shape; the callee must keep it (held).
     ``followed``: variables whose reads are rewritten anyway.
     """
-    callees, _keys = _reads(index, function, followed)
+    callees, _keys = _reads(index, function, followed, defined)
     found: set[str] = set()
     for kind in (cst.Subscript, cst.Call, cst.Comparison):
         for node in index.within(kind, function):

@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import libcst as cst
 
+from unsentinel.errors.candidates import TOOL_CALLS
 from unsentinel.errors.shapes import call_name
-
-_TOOL_CALLS = frozenset({"call_tool", "acall_tool", "invoke_tool", "run_tool"})
 
 
 def tool_called(call: cst.Call, defined: frozenset[str]) -> str | None:
     """The function the repository defines for the tool ``call`` names, if one matches:
     the name itself, or the name without its server prefix (``jira_`` of
     ``jira_get_user_profile``)."""
-    if call_name(call) not in _TOOL_CALLS or not call.args:
+    if call_name(call) not in TOOL_CALLS or not call.args:
         return None
     first = call.args[0].value
     name = first.evaluated_value if isinstance(first, cst.SimpleString) else None
