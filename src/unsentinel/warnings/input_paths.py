@@ -130,7 +130,7 @@ class InputPaths:
                 return None  # ``order = fetch(order_id)``: ``order.status`` is remote state
             if inner is None or inner.final:
                 return inner  # ``row.sku`` where row has no index: the list is all we can name
-            return _Path(f"{inner.path}.{expr.attr.value}")
+            return _Path(f"{inner.path}.{expr.attr.value}", lost=inner.lost)
         if isinstance(expr, cst.Call):
             return self._resolve_read(expr, facts, site)
         if isinstance(expr, cst.BooleanOperation) and isinstance(expr.operator, cst.Or):
@@ -191,7 +191,8 @@ class InputPaths:
             fresh = self.loop_indexes.fresh_index(loop.node, loop.target)
             if fresh is None:
                 return _Path(loop.container, final=True, lost=True)
-            return _Path(f"{loop.container}[{{{fresh}}}]")  # the rewrite enumerates the loop
+            # The rewrite enumerates the loop; the index is its own, so a reviewer looks.
+            return _Path(f"{loop.container}[{{{fresh}}}]", lost=True)
         index = loop.index if loop.start == 0 else f"{loop.index} - {loop.start}"
         return _Path(f"{loop.container}[{{{index}}}]")
 

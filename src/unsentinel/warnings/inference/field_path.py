@@ -222,7 +222,11 @@ def _singular(word: str) -> str:
 def _maybe_low(value: Inferred, unindexed_loop: bool) -> Inferred:
     if not unindexed_loop:
         return value
-    return Inferred.low(value.value, f"{value.reason}; the loop has no index to point at one item")
+    if value.value is not None and "[{" in value.value:
+        why = "the loop had no index; the rewrite gives it one (enumerate), check the item"
+    else:
+        why = "the loop has no index to point at one item"
+    return Inferred.low(value.value, f"{value.reason}; {why}")
 
 
 def _unique(values: Iterable[str]) -> list[str]:
