@@ -34,25 +34,27 @@ FIGURES = Path(__file__).parent.parent / "benchmarks" / "inference_figures.json"
 # so the appends inside the method joined the caller's list, which goes out as
 # ``{"errors": all_errors}`` into a group that also holds tuples: held whole. Migrated, as
 # before, those appends put ``Warning`` objects into a list its readers take as strings.
+# Raised (2026-11-27, the run of b847b81): katana's warnings migrate again (an append under
+# a dict key is a producer) and loops without an index are enumerated.
 FLOORS = {
-    ("tuning", "severity", "coverage"): 0.576,  # 94/163
-    ("tuning", "severity", "right"): 87,
+    ("tuning", "severity", "coverage"): 0.613,  # 100/163
+    ("tuning", "severity", "right"): 94,
     ("tuning", "severity", "high_right"): 1.0,  # 36/36
-    ("tuning", "severity", "wrong_low"): 1.0,  # 7/7
-    ("tuning", "field_path", "right"): 56,
+    ("tuning", "severity", "wrong_low"): 1.0,  # 6/6
+    ("tuning", "field_path", "right"): 58,
     ("tuning", "field_path", "high_right"): 1.0,  # 14/14
-    ("tuning", "field_path", "wrong_low"): 1.0,  # 38/38
-    ("tuning", "code", "right"): 20,
-    ("tuning", "code", "wrong_low"): 1.0,  # 74/74
-    ("holdout", "severity", "coverage"): 0.634,  # 26/41
-    ("holdout", "severity", "right"): 25,
+    ("tuning", "field_path", "wrong_low"): 1.0,  # 42/42
+    ("tuning", "code", "right"): 22,
+    ("tuning", "code", "wrong_low"): 1.0,  # 78/78
+    ("holdout", "severity", "coverage"): 0.658,  # 27/41
+    ("holdout", "severity", "right"): 26,
     ("holdout", "severity", "high_right"): 1.0,  # 7/7
     ("holdout", "severity", "wrong_low"): 1.0,  # 1/1
     ("holdout", "field_path", "right"): 17,
     ("holdout", "field_path", "high_right"): 1.0,  # 3/3
-    ("holdout", "field_path", "wrong_low"): 1.0,  # 9/9
+    ("holdout", "field_path", "wrong_low"): 1.0,  # 10/10
     ("holdout", "code", "right"): 5,
-    ("holdout", "code", "wrong_low"): 1.0,  # 21/21
+    ("holdout", "code", "wrong_low"): 1.0,  # 22/22
 }
 
 
