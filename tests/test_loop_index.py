@@ -79,7 +79,8 @@ def test_a_path_through_an_index_the_rewrite_adds_is_flagged_for_review() -> Non
     """The index is the tool's, not the author's: the item it points at is worth a look
     (on the labelled set, a helper's ``request_rows`` was the caller's ``request.rows``)."""
     _new, sites = rewrite_source(textwrap.dedent(CHECKS_TOOLS).lstrip("\n"), Config())
-    [first, _second] = [s for s in sites if s.field_path is not None]
-    assert first.field_path.value == "tools[{i}].name"
-    assert first.field_path.confidence.value == "low"
-    assert "the rewrite gives it one (enumerate)" in first.field_path.reason
+    [first, _second] = [s.field_path for s in sites if s.field_path is not None]
+    assert first is not None
+    assert first.value == "tools[{i}].name"
+    assert first.confidence.value == "low"
+    assert "the rewrite gives it one (enumerate)" in first.reason
