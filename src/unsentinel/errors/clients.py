@@ -33,6 +33,7 @@ from unsentinel.errors.shapes import (
     MESSAGE_KEYS,
     call_name,
     is_error_string,
+    is_json_loads,
 )
 
 if TYPE_CHECKING:
@@ -353,7 +354,7 @@ def _root(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
         return node.value.value
     if isinstance(node, cst.Call):
-        if m.matches(node.func, m.Attribute(m.Name("json"), m.Name("loads"))) and node.args:
+        if is_json_loads(node) and node.args:
             return _root(node.args[0].value)
         if isinstance(node.func, cst.Attribute) and not node.args:
             return _root(node.func.value)

@@ -32,6 +32,7 @@ from unsentinel.errors.shapes import (
     classify,
     elements_by_key,
     is_error_string,
+    is_json_loads,
 )
 from unsentinel.errors.tool_calls import tool_called
 from unsentinel.errors.untraced import Untraced, expected_texts
@@ -140,7 +141,7 @@ class ConsumerFinder:
         if isinstance(node, cst.Attribute):
             return self._root(state, node.value) if isinstance(node.value, cst.Name) else None
         if isinstance(node, cst.Call):
-            if m.matches(node.func, m.Attribute(m.Name("json"), m.Name("loads"))) and node.args:
+            if is_json_loads(node) and node.args:
                 return self._root(state, node.args[0].value)
             if isinstance(node.func, cst.Attribute) and not node.args:
                 return self._root(state, node.func.value)
@@ -150,7 +151,7 @@ class ConsumerFinder:
         """``json.loads(response.content[0].text)`` where ``response`` is what a tool called
         by name returned: the dict comes from that tool. (The text inside any other reply
         may come from what the callee dispatched to: ``rpc.handle_message(...)``.)"""
-        if not m.matches(call.func, m.Attribute(m.Name("json"), m.Name("loads"))) or not call.args:
+        if not is_json_loads(call) or not call.args:
             return None
         value: cst.BaseExpression = call.args[0].value
         while isinstance(value, (cst.Attribute, cst.Subscript)):
@@ -332,9 +333,7 @@ class ConsumerFinder:
         if shape is None or shape.kind is ShapeKind.WRAPPED:
             return
         accessor = self.context.code_for(left)
-        from_call = self._root(state, left) is not None or m.matches(
-            left, m.Call(m.Attribute(m.Name("json"), m.Name("loads")))
-        )
+        from_call = self._root(state, left) is not None or is_json_loads(left)
         known = accessor in evidenced or self._failed_status(state, left)
         if not from_call or (shape.kind is ShapeKind.MESSAGE_ONLY and not known):
             return
@@ -370,7 +369,7 @@ def _unawaited(value: cst.BaseExpression) -> cst.BaseExpression:
 
 def _call_root(left: cst.BaseExpression) -> cst.BaseExpression:
     """``json.loads(resp.data)`` -> ``resp.data``: the value a compared response came from."""
-    if m.matches(left, m.Call(m.Attribute(m.Name("json"), m.Name("loads")))):
+    if is_json_loads(left):
         assert isinstance(left, cst.Call)
         return left.args[0].value if left.args else left
     return left

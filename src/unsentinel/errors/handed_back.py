@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from unsentinel.errors.mutations import bound_name
 from unsentinel.errors.shapes import Parent, enclosing_function
 
 
@@ -22,17 +23,9 @@ def handed_back(node: cst.Dict, parent: Parent) -> bool:
     function = enclosing_function(node, parent)
     if function is None:
         return False
-    finder = _Calls(_bound_local(node, parent), node)
+    finder = _Calls(bound_name(node, parent(node)), node)
     function.body.visit(finder)
     return any(_returned(call, parent, finder.returned) for call in finder.taking)
-
-
-def _bound_local(node: cst.Dict, parent: Parent) -> str | None:
-    above = parent(node)
-    if isinstance(above, cst.Assign) and len(above.targets) == 1:
-        target = above.targets[0].target
-        return target.value if isinstance(target, cst.Name) else None
-    return None
 
 
 def _returned(call: cst.Call, parent: Parent, returned_names: set[str]) -> bool:

@@ -17,7 +17,13 @@ import libcst as cst
 import libcst.matchers as m
 
 from unsentinel.core.syntax import NodeIndex
-from unsentinel.errors.shapes import DETAIL_CONTAINERS, DISCRIMINATORS, MESSAGE_KEYS, call_name
+from unsentinel.errors.shapes import (
+    DETAIL_CONTAINERS,
+    DISCRIMINATORS,
+    MESSAGE_KEYS,
+    call_name,
+    is_json_loads,
+)
 from unsentinel.errors.tool_calls import tool_called
 
 # A read of one of these says the reader looks at the failure side of the result.
@@ -104,7 +110,7 @@ def _bound(assigns: list[cst.Assign], defined: frozenset[str]) -> dict[str, str]
 def _loaded_from(value: cst.BaseExpression, tools: set[str]) -> str | None:
     """``json.loads(result)``: the variable whose text is parsed (its callee built the
     dict); ``json.loads(response.content[0].text)`` too where a tool's reply is dug into."""
-    if not m.matches(value, m.Call(m.Attribute(m.Name("json"), m.Name("loads")))):
+    if not is_json_loads(value):
         return None
     assert isinstance(value, cst.Call)
     first = value.args[0].value if value.args else None

@@ -154,6 +154,11 @@ def classify(node: cst.Dict) -> Shape | None:
     return Shape(ShapeKind.MESSAGE_ONLY, message_key, None, keys)
 
 
+def is_json_loads(node: cst.BaseExpression) -> bool:
+    """``json.loads(...)``: a response's text parsed back into its dict."""
+    return m.matches(node, m.Call(m.Attribute(m.Name("json"), m.Name("loads"))))
+
+
 def call_name(node: cst.Call) -> str | None:
     func = node.func
     if isinstance(func, cst.Name):

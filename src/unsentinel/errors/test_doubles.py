@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from unsentinel.errors.shapes import Parent, enclosing_function
+from unsentinel.errors.shapes import Parent, call_name, enclosing_function
 
 _PATCHERS = frozenset({"patch", "object", "setattr"})
 _RESULTS = frozenset({"return_value", "side_effect"})
@@ -57,7 +57,7 @@ def _mocked_attribute(target: cst.BaseAssignTargetExpression) -> str | None:
 
 def _patched(arg: cst.Arg, parent: Parent) -> str | None:
     call = parent(arg)
-    if not isinstance(call, cst.Call) or _callee(call) not in _PATCHERS:
+    if not isinstance(call, cst.Call) or call_name(call) not in _PATCHERS:
         return None
     if arg.keyword is not None and arg.keyword.value not in _RESULTS:
         return None
@@ -80,13 +80,6 @@ def _passed_to_a_double(local: str, node: cst.CSTNode, parent: Parent) -> str | 
         if found is not None:
             return found
     return None
-
-
-def _callee(call: cst.Call) -> str | None:
-    func = call.func
-    if isinstance(func, cst.Name):
-        return func.value
-    return func.attr.value if isinstance(func, cst.Attribute) else None
 
 
 class _LocalUses(cst.CSTVisitor):
