@@ -1484,3 +1484,75 @@ def test_a_list_grown_under_a_key_migrates_with_its_group(tmp_path: Path) -> Non
     assert 'message=f"Price {price} was not confirmed: {exc}"' in new
     assert "warnings: list[Warning] = []" in new
     assert {s.action for s in _warning_sites(result, "items.py")} <= {Action.REWRITE, Action.REVIEW}
+
+
+def test_a_builtin_called_by_name_is_no_helper_whatever_method_shares_its_name(
+    tmp_path: Path,
+) -> None:
+    """``type(w)`` is Python's own function in a module that binds no ``type``: a method
+    ``type`` elsewhere in the repository does not make every value passed to ``type()``
+    one place of the flow (seen in the standard library: an unknown value given to
+    ``issubclass`` in one test held the warnings of every module calling it)."""
+    fields = """
+        class Field:
+            def type(self):
+                return "text"
+    """
+    app = """
+        BLOCK_WARNING_PREFIX = "BLOCK:"
+
+        def check(quantity: int) -> list[str]:
+            warnings: list[str] = []
+            if quantity <= 0:
+                warnings.append(f"{BLOCK_WARNING_PREFIX} quantity must be positive")
+            assert type(warnings) is list
+            return warnings
+    """
+    other = """
+        def collect(module):
+            warnings = []
+            warnings.append(module)
+            return type(warnings)
+    """
+    files = {"fields.py": fields, "app.py": app, "other.py": other}
+    result = _diff(_project(tmp_path, files))
+    facts = result.facts.get(WarningFacts)
+    assert not {slot for slot in facts.params if slot.function == "type"}
+    text = _new_text(result, "app.py")
+    assert text is not None and 'severity="blocking"' in text
+
+
+def test_a_builtin_the_module_defines_itself_is_its_own_function(tmp_path: Path) -> None:
+    """Where the module binds the name (``def format(...)``), the call is that function's."""
+    app = """
+        BLOCK_WARNING_PREFIX = "BLOCK:"
+
+        def format(warnings):
+            return "; ".join(warnings)
+
+        def check(quantity: int) -> str:
+            warnings: list[str] = []
+            if quantity <= 0:
+                warnings.append(f"{BLOCK_WARNING_PREFIX} quantity must be positive")
+            return format(warnings)
+    """
+    result = _diff(_project(tmp_path, {"app.py": app}))
+    facts = result.facts.get(WarningFacts)
+    assert {slot for slot in facts.params if slot.function == "format"}
+
+
+def test_none_in_a_class_body_is_no_field_of_the_flow(tmp_path: Path) -> None:
+    """``warnings = None`` then ``x.warnings = module`` holds the ``warnings`` field; it
+    must not hold a field called ``None`` (which every module spells)."""
+    source = """
+        class Recorder:
+            warnings = None
+            other = None
+
+        def install(recorder, module):
+            recorder.warnings = module
+    """
+    result = _diff(_project(tmp_path, {"app.py": source}))
+    facts = result.facts.get(WarningFacts)
+    assert not {c for c in facts.blocked if getattr(c, "name", "") == "None"}
+    assert not {c for link in facts.links for c in (link.first, link.second) if "None" in repr(c)}

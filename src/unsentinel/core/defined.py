@@ -12,6 +12,7 @@ name too: an extra name only makes a callee look like ours, the cautious side.
 
 from __future__ import annotations
 
+import builtins
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -78,3 +79,23 @@ def defined_function_names(data: bytes) -> frozenset[str]:
 def _names(pattern: re.Pattern[bytes], data: bytes) -> frozenset[str]:
     names = (raw.decode("utf-8", "replace") for raw in pattern.findall(data))
     return frozenset(name for name in names if name.isidentifier())
+
+
+# Names Python resolves to its builtins where a module binds nothing of that name.
+BUILTIN_NAMES = frozenset(name for name in dir(builtins) if not name.startswith("_"))
+
+
+def binds_name(text: str, name: str) -> bool:
+    """May the module ``text`` bind ``name`` itself (a ``def``, a class, an import, an
+    assignment, a parameter or a loop target)? Read off the text, so a false yes is
+    possible (the cautious side: the call may then be the module's own function), a
+    false no is not for the ordinary ways of binding a name."""
+    word = re.escape(name)
+    pattern = (
+        rf"(?:\b(?:def|class|as|for|global|nonlocal|lambda)\s+{word}\b)"  # def type, as type
+        rf"|(?:\bimport\b[^\n]*\b{word}\b)"  # from x import type
+        rf"|(?:(?<![\w.]){word}\s*(?::[^=\n]*)?=(?!=))"  # type = ..., type: T = ...
+        rf"|(?:[(,*]\s*{word}\s*[,):=])"  # a parameter (or an argument: cautious)
+        rf"|(?:\b{word}\s*:=)"
+    )
+    return re.search(pattern, text) is not None

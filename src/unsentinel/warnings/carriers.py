@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from unsentinel.core.defined import may_be_defined
+from unsentinel.core.defined import BUILTIN_NAMES, binds_name, may_be_defined
 from unsentinel.core.syntax import last_name, string_key
 from unsentinel.warnings.analysis import FileAnalysis
 from unsentinel.warnings.facts import WarningFacts, WarningNotes
@@ -70,6 +70,7 @@ BUILTIN_CALLS = frozenset(
         "join",
     }
 )
+_CONSTANT_NAMES = frozenset({"None", "True", "False"})
 _PASS_THROUGH = frozenset({"list", "sorted", "tuple", "reversed", "copy", "deepcopy"})
 
 
@@ -82,6 +83,7 @@ class FileCarriers:
         self.notes = context.shared(WarningNotes)
         self.facts = context.facts.get(WarningFacts)
         self._active: set[int] = set()
+        self._bound: dict[str, bool] = {}
 
     # -- recording ------------------------------------------------------------------------
     def link(self, first: Iterable[Carrier], second: Iterable[Carrier]) -> None:
@@ -101,6 +103,16 @@ class FileCarriers:
     def blocker(self, carriers: Iterable[Carrier]) -> Blocker | None:
         """What blocks the group of any of ``carriers`` (from the gather pass), if anything."""
         return blocker_of(self.facts.blocked, carriers)
+
+    def calls_a_builtin(self, func: cst.BaseExpression) -> bool:
+        """``type(w)``, ``issubclass(c, Warning)``: Python's own function where the module
+        binds no such name, whatever method of that name the repository defines."""
+        if not isinstance(func, cst.Name) or func.value not in BUILTIN_NAMES:
+            return False
+        name = func.value
+        if name not in self._bound:
+            self._bound[name] = binds_name(self.context.text, name)
+        return not self._bound[name]
 
     # -- which carriers an expression stands for --------------------------------------------
     def of(self, expr: cst.BaseExpression) -> tuple[Carrier, ...]:
@@ -144,6 +156,8 @@ class FileCarriers:
         return ()
 
     def _name(self, name: cst.Name) -> tuple[Carrier, ...]:
+        if name.value in _CONSTANT_NAMES:
+            return ()  # ``warnings = None`` in a class body: a value, no place of the flow
         iterable = self._loop_iterable(name)
         function = self.analysis.enclosing_function(name)
         if iterable is not None:
@@ -231,6 +245,8 @@ class FileCarriers:
         if callee in _PASS_THROUGH and call.args:
             return self.of(call.args[0].value)
         if callee in BUILTIN_CALLS or isinstance(func, cst.Attribute) and callee in _METHODS:
+            return ()
+        if self.calls_a_builtin(func):
             return ()
         if not may_be_defined(self.context.facts, callee):
             return ()  # library code's result: no place of the flow

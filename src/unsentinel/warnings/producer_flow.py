@@ -121,7 +121,11 @@ class WarningProducer(WarningRewriter):
             keyword = arg.keyword.value if arg.keyword is not None else None
             key: int | str = keyword if keyword else index
             param: tuple[Carrier, ...] = ()
-            if callee is not None and is_helper_name(callee, func):
+            if (
+                callee is not None
+                and is_helper_name(callee, func)
+                and not self.carriers.calls_a_builtin(func)
+            ):
                 param = (ParamCarrier(callee, key),)
             if keyword is not None and self.analysis.is_warning_list_name(keyword):
                 self._sink((FieldCarrier(keyword), *param), arg.value)

@@ -14,7 +14,7 @@ import libcst as cst
 from unsentinel.core.layout import expression_code
 from unsentinel.core.rule import Example
 from unsentinel.core.syntax import last_name
-from unsentinel.warnings.carriers import is_helper_call
+from unsentinel.warnings.carriers import FileCarriers, is_helper_call
 from unsentinel.warnings.comparison_reads import ComparisonReads
 from unsentinel.warnings.detect import CONSUMER
 from unsentinel.warnings.facts import ParamSlot
@@ -216,6 +216,8 @@ class WarningConsumer(WarningListRule):
         callee = last_name(node.func)
         if callee is None or not is_helper_call(callee, node.func):
             return
+        if self.context.shared(FileCarriers).calls_a_builtin(node.func):
+            return  # ``type(w)``: Python's own, whatever method of that name exists
         for index, arg in enumerate(node.args):
             shape = self.reads.shape(arg.value)
             if shape not in (Shape.LIST, Shape.DICT_LIST):
