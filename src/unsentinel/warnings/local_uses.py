@@ -7,7 +7,7 @@ count: its assignments, other appends into a warnings list, and tests (``if msg:
 (``message=...``), an attribute (``r.message``), a parameter or definition of that name.
 
 Where such a local is wrapped at the append instead (see
-:class:`~unsentinel.warnings.producer_flow.WarningProducer`), the append and the assignment
+:class:`~unsentinel.warnings.local_flow.LocalFlow`), the append and the assignment
 that reaches it are found here too.
 """
 

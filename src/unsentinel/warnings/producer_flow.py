@@ -6,7 +6,9 @@ literals, keyword arguments, helper returns, test doubles) and hands each string
 The two rules differ only in which strings they take. Which helpers return warnings (the
 gather pass's records) is :mod:`~unsentinel.warnings.helper_returns`; where what they return
 flows (``return`` statements, tuple slots, test doubles) is
-:mod:`~unsentinel.warnings.return_links`.
+:mod:`~unsentinel.warnings.return_links`; where an appended local comes from is
+:mod:`~unsentinel.warnings.local_flow`; a value of unknown type blocking its group is
+:mod:`~unsentinel.warnings.unknown_values`.
 """
 
 from __future__ import annotations
@@ -38,11 +40,12 @@ from unsentinel.warnings.helper_returns import (
     is_helper_name,
 )
 from unsentinel.warnings.keyed_entries import appended_params, stand_in_params
-from unsentinel.warnings.local_uses import LocalUses, is_appended, reaching_assignment
+from unsentinel.warnings.local_flow import LocalFlow
 from unsentinel.warnings.return_links import ReturnLinks
 from unsentinel.warnings.rewrite import WarningRewriter
 from unsentinel.warnings.settings import warning_settings
 from unsentinel.warnings.strings import is_stringish, text_marker
+from unsentinel.warnings.unknown_values import block_unknown
 
 
 class WarningProducer(WarningRewriter):
@@ -74,6 +77,20 @@ class WarningProducer(WarningRewriter):
             self.helpers,
             follow_candidate=self._follow_candidate,
             follow_elements=self._follow_elements,
+        )
+
+    @cached_property
+    def local_flow(self) -> LocalFlow:
+        """Where an appended local comes from: the strings assigned to it."""
+        return LocalFlow(
+            self.analysis,
+            self.context,
+            self.carriers,
+            self.helpers,
+            strip=self._strip,
+            produce=self._producer,
+            follow_candidate=self._candidate,
+            unless_known=self._unless_known,
         )
 
     @contextmanager
@@ -301,72 +318,10 @@ class WarningProducer(WarningRewriter):
         elif is_stringish(expr):
             self._producer(expr)
         elif isinstance(expr, cst.Name):
-            self._local_flow(expr)
+            self.local_flow.follow(expr, self._into)
         else:
             self.helpers.record_call(expr, WarningShape.ITEM)
             self._unless_known(expr)
-
-    def _local_flow(self, name: cst.Name) -> None:
-        """``warnings.append(note)``: follow ``note`` to its assignment in this function --
-        or to each of them when every one is a string or ``None`` (``block: str | None =
-        None`` then ``block = "BLOCK: ..."`` under a condition)."""
-        function = self.analysis.enclosing_function(name)
-        facts = self.analysis.function(function) if function is not None else None
-        values = facts.assignments.get(name.value, []) if facts is not None else []
-        if function is not None and any(
-            is_stringish(v) or isinstance(v, cst.IfExp) for v in values
-        ):
-            if self._wraps_at_append(name, function, values):
-                return
-            self._unless_only_appended(name, function)
-        if len(values) > 1 and all(is_stringish(v) or _is_none(v) for v in values):
-            for each in values:
-                if is_stringish(each):
-                    self._producer(each)
-            return
-        value = values[0] if len(values) == 1 else None
-        if value is not None and is_stringish(value):
-            self._producer(value)
-            return
-        if isinstance(value, cst.IfExp):  # ``note = "..." if bad else None``
-            self._candidate(value)
-            return
-        if value is not None:
-            self.helpers.record_call(value, WarningShape.ITEM)
-        self._unless_known(name)
-
-    def _wraps_at_append(
-        self, name: cst.Name, function: cst.FunctionDef, values: list[cst.BaseExpression]
-    ) -> bool:
-        """``msg = f"..."``, ``warnings.append(msg)``, ``return Result(message=msg)``: the
-        local stays text for its other use, and the append builds the ``Warning`` from it
-        (``warnings.append(Warning(..., message=msg, ...))``), inferred from the assignment
-        that reaches the append. Only where every value of the local is plain text: a
-        sentinel in it would reach the other use too, and ``None`` would reach ``message``.
-        """
-        if not is_appended(name, self.context.parent) or not all(
-            is_stringish(v) and self._strip(v) is None for v in values
-        ):
-            return False
-        uses = LocalUses(self.analysis.index, self.context.parent, self.analysis.is_warning_list)
-        if uses.as_text(name, function) is None:
-            return False  # only appended: the assignment itself becomes the Warning
-        if self.carriers.blocker(self._into) is None:
-            self._producer(name, source=reaching_assignment(self.context, name, values))
-        else:
-            self._producer(name)  # reported as held, with the group's blocker
-        return True
-
-    def _unless_only_appended(self, name: cst.Name, function: cst.FunctionDef) -> None:
-        """``msg = f"..."``, ``warnings.append(msg)`` and ``ctx.warning(msg)``: the assignment
-        would become a ``Warning`` that the other use still takes as text, so the group
-        stays as it is (see :mod:`unsentinel.warnings.local_uses`)."""
-        uses = LocalUses(self.analysis.index, self.context.parent, self.analysis.is_warning_list)
-        other = uses.as_text(name, function)
-        if other is not None:
-            self.carriers.block(
-                other, self._into, f"`{name.value}` is also used as text on this line"
-            )
 
     def _producer(self, expr: cst.BaseExpression, source: cst.BaseExpression | None = None) -> None:
         """A string of a blocked group stays a string (reported ``skip``, naming why)."""
@@ -391,47 +346,10 @@ class WarningProducer(WarningRewriter):
         )
 
     def _unless_known(self, expr: cst.BaseExpression) -> None:
-        """Never half-migrate: a value of unknown type going into a warnings list blocks the
-        whole group it joins, because after a rewrite it would be the one string among
-        objects. Recorded in every pass (the gather pass settles the groups); reported once
-        the repository's facts are known."""
-        if self.sentinel_only or self._is_known_warning(expr):
-            return
-        self.carriers.block(
-            expr,
-            (*self._into, *self.carriers.of(expr)),
-            f"value of unknown type `{_short(expr, self.context.code_for(expr))}` "
-            "added to a warnings list",
-        )
-        if not self.context.facts.gathered:
-            return
-        self.context.report(
-            self,
-            expr,
-            "Value of unknown type added to a warnings list: check it is a Warning",
-            kind=Kind.PRODUCER,
-            action=Action.SKIP,
-            reasons=("cannot tell whether this is a string; left as it is",),
-        )
-
-    def _is_known_warning(self, expr: cst.BaseExpression) -> bool:
-        if isinstance(expr, cst.Name) and expr.value == "None":
-            return True  # "no warning" in a ``str | None`` helper
-        if self.flow.shape(expr) is not None:
-            return True
-        if isinstance(expr, cst.Await):
-            expr = expr.expression
-        if isinstance(expr, cst.Call):
-            callee = last_name(expr.func)
-            return callee in ("Warning", "StructuredWarning") or callee in self.facts.returning
-        if isinstance(expr, cst.Name):
-            function = self.analysis.enclosing_function(expr)
-            facts = self.analysis.function(function) if function is not None else None
-            value = (
-                self.analysis.single_assignment(expr.value, facts) if facts is not None else None
-            )
-            return value is not None and self._is_known_warning(value)
-        return False
+        """A value of unknown type blocks its group (:func:`block_unknown`); the sentinel
+        rule takes marked strings only and leaves that to the plain rule."""
+        if not self.sentinel_only:
+            block_unknown(self, self.carriers, self._into, expr)
 
     def _is_marked(self, expr: cst.BaseExpression) -> bool:
         return is_stringish(expr) and self._strip(expr) is not None
@@ -455,15 +373,6 @@ def is_text(expr: cst.BaseExpression) -> bool:
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
         return expr.func.attr.value == "format" and is_stringish(expr.func.value)
     return False
-
-
-def _is_none(expr: cst.BaseExpression) -> bool:
-    return isinstance(expr, cst.Name) and expr.value == "None"
-
-
-def _short(_expr: cst.BaseExpression, code: str) -> str:
-    text = " ".join(code.split())
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _literal_iterable(expr: cst.ListComp | cst.GeneratorExp) -> cst.BaseExpression | None:
