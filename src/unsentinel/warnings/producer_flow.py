@@ -43,6 +43,7 @@ from unsentinel.warnings.keyed_entries import appended_params, stand_in_params
 from unsentinel.warnings.local_flow import LocalFlow
 from unsentinel.warnings.return_links import ReturnLinks
 from unsentinel.warnings.rewrite import WarningRewriter
+from unsentinel.warnings.scalar_names import holds_text, is_text
 from unsentinel.warnings.settings import warning_settings
 from unsentinel.warnings.strings import is_stringish, text_marker
 from unsentinel.warnings.unknown_values import block_unknown
@@ -221,13 +222,13 @@ class WarningProducer(WarningRewriter):
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         if isinstance(node.operator, cst.AddAssign) and self.analysis.is_warning_list(node.target):
-            if self._holds_text(node.target, node.value):
+            if holds_text(self.carriers, node.target, node.value):
                 return
             self._sink(self.carriers.of(node.target), node.value)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         lists = [t.target for t in node.targets if self.analysis.is_warning_list(t.target)]
-        texts = [t for t in lists if self._holds_text(t, node.value)]
+        texts = [t for t in lists if holds_text(self.carriers, t, node.value)]
         if lists and not texts:
             self._sink(tuple(c for t in lists for c in self.carriers.of(t)), node.value)
         elif not lists:
@@ -236,26 +237,12 @@ class WarningProducer(WarningRewriter):
         self.helpers.record_unpacked(node)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        if node.value is not None and self._holds_text(node.target, node.value):
+        if node.value is not None and holds_text(self.carriers, node.target, node.value):
             return
         if node.value is not None and self.analysis.is_warning_list(node.target):
             self._sink(self.carriers.of(node.target), node.value)
         elif node.value is not None:
             self._record_local(node.target, node.value)
-
-    def _holds_text(self, target: cst.BaseExpression, value: cst.BaseExpression) -> bool:
-        """``unicode_warnings = ""`` / ``report_warnings += "..." % name`` / ``_ignored_warnings
-        = True``: a name holding a string, a flag or a count is no list (``+=`` of a string
-        onto a list would add its characters). Nothing is a producer here; the carrier is
-        blocked without a report, so nothing a list migration touches meets a scalar."""
-        if not (self.analysis.is_warning_list(target) and is_text(value)):
-            return False
-        self.carriers.block(
-            value,
-            self.carriers.of(target),
-            "a string, a flag or a count, not a list, is kept under this name",
-        )
-        return True
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         """A parameter is one place whether a caller passes it by position or by name."""
@@ -356,23 +343,6 @@ class WarningProducer(WarningRewriter):
 
 
 # -- small helpers --------------------------------------------------------------------
-
-
-def is_text(expr: cst.BaseExpression) -> bool:
-    """A scalar built in place, never a list: a ``str`` (a literal, an f-string, a
-    concatenation, ``"..." % args``, ``"...".format(...)``), a number, ``True`` / ``False``,
-    a comparison or a ``len`` (``has_warnings = count > 0``, ``total_warnings = len(ws)``)."""
-    if is_stringish(expr) or isinstance(expr, (cst.Integer, cst.Float, cst.Comparison)):
-        return True
-    if isinstance(expr, cst.Name):
-        return expr.value in ("True", "False")
-    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
-        return expr.func.value == "len"
-    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Modulo):
-        return is_stringish(expr.left)
-    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
-        return expr.func.attr.value == "format" and is_stringish(expr.func.value)
-    return False
 
 
 def _literal_iterable(expr: cst.ListComp | cst.GeneratorExp) -> cst.BaseExpression | None:
