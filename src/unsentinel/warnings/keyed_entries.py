@@ -9,6 +9,7 @@ test passes its stand-in to the very function that appends (``add_warning(data)`
 does ``data["warnings"].append(...)``). So each kind records the parameters its dict is
 (the append's base, when it is a parameter) or is passed to (the stand-in's calls), and
 :func:`~unsentinel.warnings.graph.settle_blocked` holds a group only where the two meet.
+:class:`~unsentinel.warnings.producer_flow.WarningProducer` records both kinds here.
 """
 
 from __future__ import annotations
@@ -19,12 +20,48 @@ import libcst as cst
 
 from unsentinel.core.syntax import NodeIndex, last_name
 from unsentinel.warnings.analysis import FileAnalysis
-from unsentinel.warnings.graph import ParamCarrier
+from unsentinel.warnings.carriers import FileCarriers
+from unsentinel.warnings.graph import KeyCarrier, KeyedEntries, ParamCarrier
 
 Parent = Callable[[cst.CSTNode], cst.CSTNode | None]
 
 
-def appended_params(
+def record_appended(
+    carriers: FileCarriers, node: cst.Call, base: cst.Subscript, keyed: tuple[KeyCarrier, ...]
+) -> None:
+    """``view["warnings"].append(f"...")``: the lists under ``keyed`` get objects, in the
+    dict ``view`` when it is a parameter."""
+    function = carriers.analysis.enclosing_function(node)
+    params = _appended_params(carriers.analysis, base.value, function)
+    _record(carriers, node, keyed, params, dumped=False)
+
+
+def record_stand_in(carriers: FileCarriers, node: cst.DictElement, key: KeyCarrier) -> None:
+    """A test's ``{"warnings": [...]}``: the list under ``key`` gets dumped dicts, in the
+    parameters the literal is passed to."""
+    function = carriers.analysis.enclosing_function(node)
+    index = carriers.analysis.index
+    params = _stand_in_params(node, carriers.context.parent, index, function)
+    _record(carriers, node, (key,), params, dumped=True)
+
+
+def _record(
+    carriers: FileCarriers,
+    node: cst.CSTNode,
+    keyed: tuple[KeyCarrier, ...],
+    params: frozenset[ParamCarrier],
+    *,
+    dumped: bool,
+) -> None:
+    if not params:
+        return  # a dict no parameter holds: it meets no test's stand-in
+    line = carriers.context.position(node).line
+    for carrier in keyed:
+        entries = KeyedEntries(carriers.context.path, line, carrier, dumped, params)
+        carriers.notes.keyed.add(entries)
+
+
+def _appended_params(
     analysis: FileAnalysis, base: cst.BaseExpression, function: cst.FunctionDef | None
 ) -> frozenset[ParamCarrier]:
     """``view["warnings"].append(...)`` where ``view`` is a parameter of ``function``: that
@@ -43,7 +80,7 @@ def appended_params(
     return frozenset(found)
 
 
-def stand_in_params(
+def _stand_in_params(
     element: cst.DictElement, parent: Parent, index: NodeIndex, function: cst.FunctionDef | None
 ) -> frozenset[ParamCarrier]:
     """The parameters a test's ``{"warnings": [...]}`` is passed to: as an argument itself

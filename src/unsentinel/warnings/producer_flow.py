@@ -30,7 +30,6 @@ from unsentinel.warnings.graph import (
     ConstantUse,
     FieldCarrier,
     KeyCarrier,
-    KeyedEntries,
     ParamCarrier,
 )
 from unsentinel.warnings.helper_returns import (
@@ -39,7 +38,7 @@ from unsentinel.warnings.helper_returns import (
     HelperReturns,
     is_helper_name,
 )
-from unsentinel.warnings.keyed_entries import appended_params, stand_in_params
+from unsentinel.warnings.keyed_entries import record_appended, record_stand_in
 from unsentinel.warnings.local_flow import LocalFlow
 from unsentinel.warnings.return_links import ReturnLinks
 from unsentinel.warnings.rewrite import WarningRewriter
@@ -179,24 +178,7 @@ class WarningProducer(WarningRewriter):
         keyed = tuple(c for c in self.carriers.of(func.value) if isinstance(c, KeyCarrier))
         if keyed and self._grown(node, func.attr.value, keyed):
             assert isinstance(func.value, cst.Subscript)
-            function = self.analysis.enclosing_function(node)
-            params = appended_params(self.analysis, func.value.value, function)
-            self._keyed_entries(node, keyed, params, dumped=False)
-
-    def _keyed_entries(
-        self,
-        node: cst.CSTNode,
-        keyed: tuple[KeyCarrier, ...],
-        params: frozenset[ParamCarrier],
-        *,
-        dumped: bool,
-    ) -> None:
-        if not params:
-            return  # a dict no parameter holds: it meets no test's stand-in
-        line = self.context.position(node).line
-        for carrier in keyed:
-            entries = KeyedEntries(self.context.path, line, carrier, dumped, params)
-            self.notes.keyed.add(entries)
+            record_appended(self.carriers, node, func.value, keyed)
 
     def _is_list_of_warnings(self, expr: cst.BaseExpression) -> bool:
         """A warnings list by its name, or a local that only ever collects warnings."""
@@ -213,10 +195,7 @@ class WarningProducer(WarningRewriter):
                 return  # ``{"has_warnings": n > 0}``: a flag or a count, not the list
             self._as_dict = self.context.is_test_file
             if self._as_dict and not is_empty(node.value):
-                function = self.analysis.enclosing_function(node)
-                index = self.analysis.index
-                params = stand_in_params(node, self.context.parent, index, function)
-                self._keyed_entries(node, (KeyCarrier(key),), params, dumped=True)
+                record_stand_in(self.carriers, node, KeyCarrier(key))
             self._sink((KeyCarrier(key),), node.value)
             self._as_dict = False
 
