@@ -20,8 +20,8 @@ import libcst.matchers as m
 
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.syntax import NodeIndex, string_key
-from unsentinel.errors import build
 from unsentinel.errors.case_assertions import assert_failed, asserting_call, assertion_evidence
+from unsentinel.errors.envelope_reads import and_chain, failed, new_path, resubscript
 from unsentinel.errors.readers import SERIALISERS
 from unsentinel.errors.shapes import (
     DETAIL_CONTAINERS,
@@ -310,16 +310,16 @@ class ConsumerFinder:
                 check = self.context.parent(check)
             if isinstance(check, cst.Comparison):
                 self._report(check)
-                self.context.replace(check, _failed)
+                self.context.replace(check, failed)
             else:  # ``self.assertEqual(x["status"], "error")``
                 call = asserting_call(read.node, self.context.parent)
                 assert call is not None
                 self._report(call)
                 self.context.replace(call, assert_failed)
             return
-        path = _new_path(read.key)
+        path = new_path(read.key)
         self._report(read.node)
-        self.context.replace(read.node, lambda updated: _resubscript(updated, path))
+        self.context.replace(read.node, lambda updated: resubscript(updated, path))
 
     def _rewrite_compare(
         self,
@@ -350,7 +350,7 @@ class ConsumerFinder:
             elif key != "status":
                 checks.append((("error", "details", key), values[key]))
         self._report(comparison)
-        self.context.replace(comparison, lambda updated: _and_chain(updated, checks))
+        self.context.replace(comparison, lambda updated: and_chain(updated, checks))
 
     def _report(self, node: cst.CSTNode) -> None:
         self.context.report(
@@ -373,55 +373,3 @@ def _call_root(left: cst.BaseExpression) -> cst.BaseExpression:
         assert isinstance(left, cst.Call)
         return left.args[0].value if left.args else left
     return left
-
-
-def _new_path(key: str) -> tuple[str, ...]:
-    if key in MESSAGE_KEYS:
-        return ("error", "message")
-    if key in DISCRIMINATORS:
-        return ("success",)
-    if key in DETAIL_CONTAINERS:
-        return ("error", "details")
-    return ("error", "details", key)
-
-
-def _subscript(value: cst.BaseExpression, path: tuple[str, ...]) -> cst.BaseExpression:
-    for key in path:
-        value = cst.Subscript(value, [cst.SubscriptElement(cst.Index(build.string(key)))])
-    return value
-
-
-def _resubscript(updated: cst.CSTNode, path: tuple[str, ...]) -> cst.CSTNode:
-    assert isinstance(updated, cst.Subscript)
-    return _subscript(updated.value, path)
-
-
-def _failed(updated: cst.CSTNode) -> cst.CSTNode:
-    """``x["status"] == "error"`` -> ``x["success"] is False``."""
-    assert isinstance(updated, cst.Comparison)
-    left = updated.left
-    if not isinstance(left, cst.Subscript):
-        left = updated.comparisons[0].comparator
-    assert isinstance(left, cst.Subscript)
-    return updated.with_changes(
-        left=_subscript(left.value, ("success",)),
-        comparisons=[cst.ComparisonTarget(cst.Is(), cst.Name("False"))],
-    )
-
-
-def _and_chain(
-    updated: cst.CSTNode, checks: list[tuple[tuple[str, ...], cst.BaseExpression]]
-) -> cst.CSTNode:
-    """``v == {"error": M, "limit": 8}`` -> ``v["success"] is False and v["error"]["message"]
-    == M and v["error"]["details"]["limit"] == 8``."""
-    assert isinstance(updated, cst.Comparison)
-    left = updated.left
-    expression: cst.BaseExpression = cst.Comparison(
-        _subscript(left, ("success",)), [cst.ComparisonTarget(cst.Is(), cst.Name("False"))]
-    )
-    for path, expected in checks:
-        comparison = cst.Comparison(
-            _subscript(left, path), [cst.ComparisonTarget(cst.Equal(), expected)]
-        )
-        expression = cst.BooleanOperation(expression, cst.And(), comparison)
-    return expression

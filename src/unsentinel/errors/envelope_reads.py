@@ -1,0 +1,68 @@
+"""The reads of the error envelope that replace a test's reads of the old error keys.
+
+``resp["error"]`` -> ``resp["error"]["message"]``, ``resp["status"] == "error"`` ->
+``resp["success"] is False``, ``resp == {"error": M, "limit": 8}`` -> a chain of checks on
+the envelope's paths. Kept apart from :mod:`~unsentinel.errors.consumers`, which decides
+*which* reads change: these builders only say what a changed read becomes.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from unsentinel.errors import build
+from unsentinel.errors.shapes import DETAIL_CONTAINERS, DISCRIMINATORS, MESSAGE_KEYS
+
+
+def new_path(key: str) -> tuple[str, ...]:
+    """Where the envelope keeps what the old ``key`` held (``"message"`` -> ``error.message``)."""
+    if key in MESSAGE_KEYS:
+        return ("error", "message")
+    if key in DISCRIMINATORS:
+        return ("success",)
+    if key in DETAIL_CONTAINERS:
+        return ("error", "details")
+    return ("error", "details", key)
+
+
+def _subscript(value: cst.BaseExpression, path: tuple[str, ...]) -> cst.BaseExpression:
+    for key in path:
+        value = cst.Subscript(value, [cst.SubscriptElement(cst.Index(build.string(key)))])
+    return value
+
+
+def resubscript(updated: cst.CSTNode, path: tuple[str, ...]) -> cst.CSTNode:
+    """``resp["message"]`` -> ``resp["error"]["message"]``: the read's base, down ``path``."""
+    assert isinstance(updated, cst.Subscript)
+    return _subscript(updated.value, path)
+
+
+def failed(updated: cst.CSTNode) -> cst.CSTNode:
+    """``x["status"] == "error"`` -> ``x["success"] is False``."""
+    assert isinstance(updated, cst.Comparison)
+    left = updated.left
+    if not isinstance(left, cst.Subscript):
+        left = updated.comparisons[0].comparator
+    assert isinstance(left, cst.Subscript)
+    return updated.with_changes(
+        left=_subscript(left.value, ("success",)),
+        comparisons=[cst.ComparisonTarget(cst.Is(), cst.Name("False"))],
+    )
+
+
+def and_chain(
+    updated: cst.CSTNode, checks: list[tuple[tuple[str, ...], cst.BaseExpression]]
+) -> cst.CSTNode:
+    """``v == {"error": M, "limit": 8}`` -> ``v["success"] is False and v["error"]["message"]
+    == M and v["error"]["details"]["limit"] == 8``."""
+    assert isinstance(updated, cst.Comparison)
+    left = updated.left
+    expression: cst.BaseExpression = cst.Comparison(
+        _subscript(left, ("success",)), [cst.ComparisonTarget(cst.Is(), cst.Name("False"))]
+    )
+    for path, expected in checks:
+        comparison = cst.Comparison(
+            _subscript(left, path), [cst.ComparisonTarget(cst.Equal(), expected)]
+        )
+        expression = cst.BooleanOperation(expression, cst.And(), comparison)
+    return expression
