@@ -8,33 +8,34 @@ asserted HTTP status >= 400 on the value it was unpacked with. The response must
 straight from a call (``resp = tools.get_note(...)``, ``body, status = handler(...)``);
 values dug out of other values (``event["metadata"]``, ``results[1]``) are never touched.
 Tests already reading the new shape (``resp["error"]["code"]``) are left alone.
+
+What a test binds and reads is collected by :mod:`~unsentinel.errors.response_reads`; what
+a changed read becomes is built by :mod:`~unsentinel.errors.envelope_reads`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import libcst as cst
 import libcst.matchers as m
 
 from unsentinel.core.model import Action, Kind
-from unsentinel.core.syntax import NodeIndex, string_key
+from unsentinel.core.syntax import NodeIndex
 from unsentinel.errors.case_assertions import assert_failed, asserting_call, assertion_evidence
 from unsentinel.errors.envelope_reads import and_chain, failed, new_path, resubscript
 from unsentinel.errors.readers import SERIALISERS
+from unsentinel.errors.response_reads import FunctionReads, KeyRead
 from unsentinel.errors.shapes import (
     DETAIL_CONTAINERS,
     DISCRIMINATORS,
     MESSAGE_KEYS,
     ShapeKind,
-    call_name,
     classify,
     elements_by_key,
     is_error_string,
     is_json_loads,
 )
-from unsentinel.errors.tool_calls import tool_called
 from unsentinel.errors.untraced import Untraced, expected_texts
 
 if TYPE_CHECKING:
@@ -43,25 +44,6 @@ if TYPE_CHECKING:
 _STRING_METHODS = frozenset(
     {"startswith", "endswith", "lower", "upper", "casefold", "strip", "split"}
 )
-
-
-@dataclass
-class _Read:
-    node: cst.Subscript
-    accessor: str
-    key: str
-
-
-@dataclass
-class _Function:
-    group_of: dict[str, tuple[int, int | None]] = field(default_factory=dict)
-    reads: list[_Read] = field(default_factory=list)
-    literal_compares: list[tuple[cst.Comparison, cst.BaseExpression, cst.Dict]] = field(
-        default_factory=list
-    )
-    failed_groups: set[int] = field(default_factory=set)
-    callee_of: dict[int, str] = field(default_factory=dict)  # group -> bare callee name
-    tool_groups: set[int] = field(default_factory=set)  # bound by a tool called by name
 
 
 class ConsumerFinder:
@@ -96,108 +78,12 @@ class ConsumerFinder:
         """Rewrite the test's reads; the variables whose reads it follows (on evidence)."""
         if not function.name.value.startswith("test"):
             return frozenset()
-        state = _Function()
-        index = self.nodes  # no re-walk: nodes by type and owning function
-        for node in index.within(cst.Assign, function):
-            if isinstance(_unawaited(node.value), cst.Call):
-                self._bind(state, node, len(state.group_of))
-        for read in index.within(cst.Subscript, function):
-            self._read(state, read)
-        for comparison in index.within(cst.Comparison, function):
-            self._status_check(state, comparison)
-            self._literal_compare(state, comparison)
+        state = FunctionReads.collect(function, self.nodes, self.ours, self.context.code_for)
         return self._rewrite(state)
 
-    # -- collecting ---------------------------------------------------------------------
-    def _bind(self, state: _Function, node: cst.Assign, group: int) -> None:
-        call = _unawaited(node.value)
-        assert isinstance(call, cst.Call)
-        tool = tool_called(call, self.ours)
-        if tool is not None:
-            state.tool_groups.add(group)
-        state.callee_of[group] = tool or call_name(call) or ""
-        if state.callee_of[group] in SERIALISERS:
-            pass  # dumped = model.model_dump(): the model's fields, whoever built the model
-        else:
-            # body = resp.get_json() / json.loads(result) / json.loads(resp.content[0].text):
-            # the body comes from the call that bound ``resp`` (``result = package(...)``),
-            # not from ``loads``
-            source = self._root(state, call) or self._loaded_root(state, call)
-            if source is not None:
-                state.callee_of[group] = state.callee_of[state.group_of[source][0]]
-        for target in node.targets:
-            inner = target.target
-            if isinstance(inner, cst.Name):
-                state.group_of[inner.value] = (group, None)
-            elif isinstance(inner, (cst.Tuple, cst.List)):
-                for index, element in enumerate(inner.elements):
-                    if isinstance(element.value, cst.Name):
-                        state.group_of[element.value.value] = (group, index)
-
-    def _root(self, state: _Function, node: cst.BaseExpression) -> str | None:
-        """The call-bound variable an accessor starts from, or None for anything else."""
-        if isinstance(node, cst.Name):
-            return node.value if node.value in state.group_of else None
-        if isinstance(node, cst.Attribute):
-            return self._root(state, node.value) if isinstance(node.value, cst.Name) else None
-        if isinstance(node, cst.Call):
-            if is_json_loads(node) and node.args:
-                return self._root(state, node.args[0].value)
-            if isinstance(node.func, cst.Attribute) and not node.args:
-                return self._root(state, node.func.value)
-        return None
-
-    def _loaded_root(self, state: _Function, call: cst.Call) -> str | None:
-        """``json.loads(response.content[0].text)`` where ``response`` is what a tool called
-        by name returned: the dict comes from that tool. (The text inside any other reply
-        may come from what the callee dispatched to: ``rpc.handle_message(...)``.)"""
-        if not is_json_loads(call) or not call.args:
-            return None
-        value: cst.BaseExpression = call.args[0].value
-        while isinstance(value, (cst.Attribute, cst.Subscript)):
-            value = value.value
-        root = self._root(state, value)
-        if root is None or state.group_of[root][0] not in state.tool_groups:
-            return None
-        return root
-
-    def _read(self, state: _Function, node: cst.Subscript) -> None:
-        key = string_key(node)
-        if key is None or self._root(state, node.value) is None:
-            return
-        state.reads.append(_Read(node, self.context.code_for(node.value), key))
-
-    def _status_check(self, state: _Function, node: cst.Comparison) -> None:
-        """``status == 404`` / ``resp.status_code == 404``: the group's body is an error."""
-        if len(node.comparisons) != 1 or not isinstance(node.comparisons[0].operator, cst.Equal):
-            return
-        right = node.comparisons[0].comparator
-        if not (isinstance(right, cst.Integer) and int(right.evaluated_value) >= 400):
-            return
-        left = node.left
-        if isinstance(left, cst.Attribute) and left.attr.value in ("status", "status_code"):
-            left = left.value
-        if isinstance(left, cst.Name) and left.value in state.group_of:
-            group, index = state.group_of[left.value]
-            if index in (None, 1) or node.left is not left:
-                state.failed_groups.add(group)
-
-    def _literal_compare(self, state: _Function, node: cst.Comparison) -> None:
-        if len(node.comparisons) != 1 or not isinstance(node.comparisons[0].operator, cst.Equal):
-            return
-        right = node.comparisons[0].comparator
-        if isinstance(right, cst.Dict):
-            state.literal_compares.append((node, node.left, right))
-
     # -- deciding -----------------------------------------------------------------------
-    def _failed_status(self, state: _Function, accessor: cst.BaseExpression) -> bool:
-        """Did the test assert a status >= 400 for the response ``accessor`` reads?"""
-        name = self._root(state, accessor)
-        group, index = state.group_of.get(name or "", (None, None))
-        return group in state.failed_groups and index in (None, 0)
-
-    def _is_error(self, state: _Function, accessor: str, reads: list[_Read]) -> bool:
-        if reads and self._failed_status(state, reads[0].node.value):
+    def _is_error(self, state: FunctionReads, accessor: str, reads: list[KeyRead]) -> bool:
+        if reads and state.failed_status(reads[0].node.value):
             return True
         contexts = {(r.key, self._context(r.node)) for r in reads}
         if ("error", "string") in contexts:
@@ -230,8 +116,8 @@ class ConsumerFinder:
             return assertion_evidence(node, self.context.parent).value
         return "other"
 
-    def _rewrite(self, state: _Function) -> frozenset[str]:
-        by_accessor: dict[str, list[_Read]] = {}
+    def _rewrite(self, state: FunctionReads) -> frozenset[str]:
+        by_accessor: dict[str, list[KeyRead]] = {}
         for read in state.reads:
             by_accessor.setdefault(read.accessor, []).append(read)
         evidenced: set[str] = set()
@@ -243,7 +129,7 @@ class ConsumerFinder:
             if new_shape or not self._is_error(state, accessor, reads):
                 continue
             evidenced.add(accessor)
-            followed.add(self._root(state, reads[0].node.value) or "")
+            followed.add(state.root(reads[0].node.value) or "")
             if self._follows_producer(state, reads[0].node.value, [r.node for r in reads]):
                 for read in reads:
                     self._rewrite_read(read)
@@ -252,10 +138,10 @@ class ConsumerFinder:
         return frozenset(followed)
 
     def _follows_producer(
-        self, state: _Function, accessor: cst.BaseExpression, nodes: list[cst.CSTNode]
+        self, state: FunctionReads, accessor: cst.BaseExpression, nodes: list[cst.CSTNode]
     ) -> bool:
         """May these reads change? Only when the call they read is a migrated producer."""
-        name = self._root(state, accessor)
+        name = state.root(accessor)
         group, _index = state.group_of.get(name or "", (None, None))
         callee = state.callee_of.get(group, "") if group is not None else ""
         if callee in SERIALISERS:
@@ -298,7 +184,7 @@ class ConsumerFinder:
                 reasons=(why,),
             )
 
-    def _rewrite_read(self, read: _Read) -> None:
+    def _rewrite_read(self, read: KeyRead) -> None:
         context = self._context(read.node)
         if read.key == "success" or context == "subscripted" and read.key in MESSAGE_KEYS:
             return
@@ -323,7 +209,7 @@ class ConsumerFinder:
 
     def _rewrite_compare(
         self,
-        state: _Function,
+        state: FunctionReads,
         comparison: cst.Comparison,
         left: cst.BaseExpression,
         literal: cst.Dict,
@@ -333,8 +219,8 @@ class ConsumerFinder:
         if shape is None or shape.kind is ShapeKind.WRAPPED:
             return
         accessor = self.context.code_for(left)
-        from_call = self._root(state, left) is not None or is_json_loads(left)
-        known = accessor in evidenced or self._failed_status(state, left)
+        from_call = state.root(left) is not None or is_json_loads(left)
+        known = accessor in evidenced or state.failed_status(left)
         if not from_call or (shape.kind is ShapeKind.MESSAGE_ONLY and not known):
             return
         if not self._follows_producer(state, _call_root(left), [comparison]):
@@ -360,11 +246,6 @@ class ConsumerFinder:
             kind=Kind.CONSUMER,
             action=Action.REWRITE,
         )
-
-
-def _unawaited(value: cst.BaseExpression) -> cst.BaseExpression:
-    """``await f(...)`` -> ``f(...)``: an awaited call binds its response just the same."""
-    return value.expression if isinstance(value, cst.Await) else value
 
 
 def _call_root(left: cst.BaseExpression) -> cst.BaseExpression:
