@@ -3,8 +3,9 @@
 The rule finds the sites and decides what each one is; the pieces it relies on live
 beside it: :mod:`~unsentinel.errors.groups` (a function's error dicts and their readers
 change together), :mod:`~unsentinel.errors.site_error` (code, message and details),
-:mod:`~unsentinel.errors.target` (envelope or helper) and
-:mod:`~unsentinel.errors.placement` (line breaks and comments).
+:mod:`~unsentinel.errors.target` (envelope or helper),
+:mod:`~unsentinel.errors.placement` (line breaks and comments) and
+:mod:`~unsentinel.errors.lookalike_notes` (the notes on look-alikes left alone).
 """
 
 from __future__ import annotations
@@ -19,8 +20,7 @@ from unsentinel.errors import build, dict_comments
 from unsentinel.errors.detect import ERROR_DICT
 from unsentinel.errors.facts import ErrorNotes
 from unsentinel.errors.groups import ErrorGroups
-from unsentinel.errors.handed_back import handed_back
-from unsentinel.errors.lookalikes import reason as lookalike_reason
+from unsentinel.errors.lookalike_notes import LookalikeNotes
 from unsentinel.errors.lookalikes import suspicious, unclear_bare
 from unsentinel.errors.mutations import later_change, open_message_keys, writes_an_error
 from unsentinel.errors.placement import comment_plan, fit
@@ -36,7 +36,6 @@ from unsentinel.errors.shapes import (
 )
 from unsentinel.errors.site_error import ErrorAtSite, error_at, split_extras
 from unsentinel.errors.target import Target
-from unsentinel.errors.test_doubles import doubled_function
 from unsentinel.errors.untraced import message_fragments
 
 
@@ -307,6 +306,7 @@ class ErrorDict(Rule):
         self._incremental: dict[cst.FunctionDef, dict[str, frozenset[str]]] = {}
         self._groups = ErrorGroups(self, context)
         self._target = Target(context)
+        self._lookalikes = LookalikeNotes(self, context, self._groups)
 
     # -- producers ----------------------------------------------------------------------
     def visit_Dict(self, node: cst.Dict) -> None:
@@ -315,7 +315,7 @@ class ErrorDict(Rule):
             return
         flow = response_flow(node, self.context.parent)
         if shape is None or flow is None:
-            self._note(node, shape, returned=flow is not None)
+            self._lookalikes.note(node, shape, returned=flow is not None)
             return
         if shape.kind is ShapeKind.WRAPPED:
             self._groups.hold(node)
@@ -332,7 +332,7 @@ class ErrorDict(Rule):
         in_handler = handler_of(node, self.context.parent) is not None
         unclear = unclear_bare(node, shape, status, in_handler)
         if unclear is not None:
-            self._note(node, shape, returned=True, why=unclear)
+            self._lookalikes.note(node, shape, returned=True, why=unclear)
             return
         changed = later_change(node, self.context.parent)
         if changed is not None:
@@ -343,33 +343,9 @@ class ErrorDict(Rule):
 
     def _built_in_steps(self, node: cst.Dict, changed: str) -> None:
         """A returned error dict changed after it is built: noted, and its function held."""
-        self._held_note(
+        self._lookalikes.held_note(
             node, f"the dict is changed after it is built ({changed}); migrate it by hand"
         )
-
-    def _note(
-        self, node: cst.Dict, shape: Shape | None, *, returned: bool, why: str | None = None
-    ) -> None:
-        """A look-alike left alone: listed in ``plan`` with the reason, not a finding.
-
-        One that is returned holds its function back: a reader of the function's result
-        cannot tell it from a migrated error, so none of them may change. So does one handed
-        to a call whose result the function returns (:mod:`~unsentinel.errors.handed_back`),
-        and one a test double returns holds the function the double stands in for
-        (:mod:`~unsentinel.errors.test_doubles`).
-        """
-        if not suspicious(node, shape):
-            return
-        if not returned and handed_back(node, self.context.parent):
-            returned = True
-            why = why or "handed to a call whose result the function returns; migrate it by hand"
-        doubled = None if returned else doubled_function(node, self.context.parent)
-        if doubled is not None:
-            self._groups.hold_function(doubled)
-            why = why or f"a test double returns it for {doubled}(), which keeps this shape"
-        if returned:
-            self._groups.hold(node)
-        self._report_lookalike(node, why or lookalike_reason(node, self.context.parent))
 
     # -- a dict built one key at a time: ``r = {"success": False, ...}; r["error"] = ...`` --
     def visit_Assign(self, node: cst.Assign) -> None:
@@ -404,24 +380,8 @@ class ErrorDict(Rule):
         dict built key by key, which no rewrite follows. Its function keeps the old shape
         (held), so readers of its result (``result["error"]``) stay as they are too."""
         written = expression_code(target)
-        self._held_note(
+        self._lookalikes.held_note(
             node, f"an error is written into `{written}` key by key; migrate it by hand"
-        )
-
-    def _held_note(self, node: cst.CSTNode, why: str) -> None:
-        """A look-alike that holds its function: noted in ``plan`` with ``why``."""
-        self._groups.hold(node)
-        self._report_lookalike(node, why)
-
-    def _report_lookalike(self, node: cst.CSTNode, why: str) -> None:
-        self.context.shared(ErrorNotes).left_alone = True
-        self.context.report(
-            self,
-            node,
-            f"Looks like an error dict but is left alone: {why}",
-            kind=Kind.ERROR,
-            action=Action.NOTE,
-            reasons=(why,),
         )
 
     # -- rewriting ----------------------------------------------------------------------
