@@ -2,7 +2,9 @@
 
 What a read is (:mod:`~unsentinel.warnings.reads`) and how it is changed or held back with
 its group (:mod:`~unsentinel.warnings.read_rewrite`) live beside the rule; the rule holds
-the decisions: which reads become which fields.
+the decisions: which reads become which fields. Comparisons
+(:mod:`~unsentinel.warnings.comparison_reads`) and uses of a warning as text
+(:mod:`~unsentinel.warnings.text_uses`) are rewritten there.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ from unsentinel.warnings.facts import WarningShape as Shape
 from unsentinel.warnings.library_calls import LibraryCalls
 from unsentinel.warnings.read_rewrite import ReadRewriter
 from unsentinel.warnings.reads import (
-    STR_METHODS,
     STRIP_METHODS,
     WarningReads,
     access,
@@ -32,6 +33,7 @@ from unsentinel.warnings.reads import (
 )
 from unsentinel.warnings.rule import WarningListRule
 from unsentinel.warnings.strings import is_stringish
+from unsentinel.warnings.text_uses import TextUses
 
 
 class WarningConsumer(WarningListRule):
@@ -153,16 +155,17 @@ class WarningConsumer(WarningListRule):
         return WarningReads(self)
 
     @cached_property
-    def library(self) -> LibraryCalls:
-        return LibraryCalls(self.context, self.analysis.index)
-
-    @cached_property
     def edit(self) -> ReadRewriter:
         return ReadRewriter(self, self.reads)
 
     @cached_property
     def comparisons(self) -> ComparisonReads:
         return ComparisonReads(self.analysis, self.reads, self.edit)
+
+    @cached_property
+    def text_uses(self) -> TextUses:
+        library = LibraryCalls(self.context, self.analysis.index)
+        return TextUses(self.analysis, self.reads, self.edit, library)
 
     # -- gather: which helper parameters receive warnings -------------------------------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -178,39 +181,12 @@ class WarningConsumer(WarningListRule):
         self._record_parameters(node)
         if self.edit.claimed(node):
             return
-        if self._severity_check(node) or self._display(node) or self._join(node):
+        if self._severity_check(node) or self._display(node) or self.text_uses.join(node):
             return
-        self._string_method(node)
-        self._str_argument(node)
-        self._added_to_text(node)
-        self._passed_to_library(node)
-
-    def _passed_to_library(self, node: cst.Call) -> None:
-        """``Badge(label=w)``, ``log.info(w)``: library code written for text keeps getting
-        text (:mod:`~unsentinel.warnings.library_calls` says which calls those are)."""
-        if not self.library.takes_text(node):
-            return
-        for arg in node.args:
-            if not arg.star:
-                self.edit.message_of(arg.value, "warning passed to library code")
-
-    def _added_to_text(self, node: cst.Call) -> None:
-        """``lines.append(w)`` where ``lines`` also takes text (``lines.append("end")``): a
-        list of text, so the warning goes in as its message. A local that only ever collects
-        warnings is a warnings list itself (its annotation says so), and is left alone."""
-        func = node.func
-        if not (
-            isinstance(func, cst.Attribute)
-            and func.attr.value in ("append", "insert")
-            and isinstance(func.value, cst.Name)
-            and node.args
-        ):
-            return
-        if self.analysis.is_warning_list(func.value) or self.reads.shape(func.value) is not None:
-            return
-        if self.analysis.enclosing_function(node) is None:
-            return
-        self.edit.message_of(node.args[-1].value, "warning added to a list of text")
+        self.text_uses.string_method(node)
+        self.text_uses.str_argument(node)
+        self.text_uses.added_to_text(node)
+        self.text_uses.passed_to_library(node)
 
     def _record_parameters(self, node: cst.Call) -> None:
         callee = last_name(node.func)
@@ -251,7 +227,7 @@ class WarningConsumer(WarningListRule):
         else:
             stripped = self.reads.strip(argument)
             if stripped is None or stripped.marker is None:
-                return False  # an ordinary prefix test on the text: _string_method's job
+                return False  # an ordinary prefix test on the text: a text use (text_uses)
             rest = expression_code(stripped.message)
             check = (
                 f'{access(subject, "severity", shape)} == "{stripped.marker.severity}" and '
@@ -290,78 +266,6 @@ class WarningConsumer(WarningListRule):
         if self.reads.prefix_removal(node) is None:  # not ``w[len(P):]`` under a ``.strip()``
             self.edit.text_only(node, node.value, "a warning indexed or sliced as text")
 
-    def _join(self, node: cst.Call) -> bool:
-        """``"; ".join(warnings)`` -> ``"; ".join(w.message for w in warnings)``."""
-        func = node.func
-        if not (
-            isinstance(func, cst.Attribute) and func.attr.value == "join" and len(node.args) == 1
-        ):
-            return False
-        if not is_stringish(func.value):
-            return False
-        argument = node.args[0].value
-        shape = self.reads.shape(argument)
-        if shape not in (Shape.LIST, Shape.DICT_LIST):
-            return False
-        if isinstance(argument, (cst.GeneratorExp, cst.ListComp)):
-            # ``"; ".join(w for w in warnings if w.startswith("No"))``: the element becomes
-            # its message; the ``if`` clauses are reads of their own, rewritten by their rules.
-            self.edit.replace(
-                argument.elt,
-                access(expression_code(argument.elt), "message", shape.item),
-                "join of warnings -> messages",
-            )
-            return True
-        items = expression_code(argument)
-        message = access("w", "message", shape.item)
-        separator = expression_code(func.value)
-        self.edit.replace(
-            node, f"{separator}.join({message} for w in {items})", "join of warnings -> messages"
-        )
-        return True
-
-    def _string_method(self, node: cst.Call) -> None:
-        func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value in STR_METHODS:
-            self.edit.message_of(func.value, "string method on a warning")
-
-    def _str_argument(self, node: cst.Call) -> None:
-        """A warning passed where a ``str`` is expected (``str(w)``, a ``text: str`` parameter)."""
-        callee = last_name(node.func)
-        if callee == "str" and len(node.args) == 1:
-            shape = self.reads.item_shape(node.args[0].value)
-            if shape is not None:
-                self.edit.replace(
-                    node,
-                    access(expression_code(node.args[0].value), "message", shape),
-                    "str(warning) -> message",
-                )
-            return
-        if callee == "isinstance" and len(node.args) == 2:
-            self._isinstance(node)
-            return
-        if callee == "len" and len(node.args) == 1:
-            self.edit.text_only(node, node.args[0].value, "the length of a warning's text")
-            return
-        parameters = self.analysis.str_parameters(callee) if callee else {}
-        for index, arg in enumerate(node.args):
-            key: str | int = arg.keyword.value if arg.keyword else index
-            if key in parameters:
-                self.edit.message_of(arg.value, "warning passed as a str argument")
-
-    def _isinstance(self, node: cst.Call) -> None:
-        subject, kind = node.args[0].value, node.args[1].value
-        shape = self.reads.item_shape(subject)
-        if shape is None or not (isinstance(kind, cst.Name) and kind.value == "str"):
-            return
-        replaced = self.edit.replace(
-            kind,
-            "dict" if shape.is_dict else self.analysis.warning_class,
-            "isinstance check on the new type",
-        )
-        if replaced and not shape.is_dict:
-            self.edit.import_warning()
-
     def visit_Return(self, node: cst.Return) -> None:
         """``-> dict[str, list[str]]`` promises text: warnings placed in it become messages."""
         function = self.analysis.enclosing_function(node)
@@ -371,30 +275,13 @@ class WarningConsumer(WarningListRule):
             return
         if self.reads.shape(node.value) is not None:
             return  # the whole value is warnings: the annotation rule retypes it instead
-        self._string_context(node.value)
+        self.text_uses.string_context(node.value)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         if node.value is None or self.analysis.is_warning_list(node.target):
             return
         if promises_text(node.annotation.annotation) and self.reads.shape(node.value) is None:
-            self._string_context(node.value)
-
-    def _string_context(self, expr: cst.BaseExpression) -> None:
-        """Bare warnings where text is promised: list elements, dict values, comprehension items."""
-        if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
-            self.edit.message_of(expr.elt, "warning where the annotation promises str")
-        elif isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
-            for element in expr.elements:
-                self._string_context(element.value)
-        elif isinstance(expr, cst.Dict):
-            for entry in expr.elements:
-                if isinstance(entry, cst.DictElement):
-                    self._string_context(entry.value)
-        elif isinstance(expr, cst.IfExp):
-            self._string_context(expr.body)
-            self._string_context(expr.orelse)
-        else:
-            self.edit.message_of(expr, "warning where the annotation promises str")
+            self.text_uses.string_context(node.value)
 
     def visit_IfExp(self, node: cst.IfExp) -> None:
         """``w.removeprefix(P) if blocked else w``: the display is text on *both* arms."""
