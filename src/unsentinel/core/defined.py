@@ -15,6 +15,7 @@ from __future__ import annotations
 import builtins
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -90,12 +91,26 @@ def binds_name(text: str, name: str) -> bool:
     assignment, a parameter or a loop target)? Read off the text, so a false yes is
     possible (the cautious side: the call may then be the module's own function), a
     false no is not for the ordinary ways of binding a name."""
-    word = re.escape(name)
-    pattern = (
-        rf"(?:\b(?:def|class|as|for|global|nonlocal|lambda)\s+{word}\b)"  # def type, as type
-        rf"|(?:\bimport\b[^\n]*\b{word}\b)"  # from x import type
-        rf"|(?:(?<![\w.]){word}\s*(?::[^=\n]*)?=(?!=))"  # type = ..., type: T = ...
-        rf"|(?:[(,*]\s*{word}\s*[,):=])"  # a parameter (or an argument: cautious)
-        rf"|(?:\b{word}\s*:=)"
-    )
-    return re.search(pattern, text) is not None
+    return name in _bound_builtins(text)
+
+
+@lru_cache(maxsize=8)  # every analysis of a file asks, with the same text
+def _bound_builtins(text: str) -> frozenset[str]:
+    found: set[str] = set()
+    for match in _BINDING.finditer(text):
+        words = match.group("words") or match.group("words2")
+        if words:
+            found.update(_IDENTIFIER.findall(words))
+        else:
+            found.add(match.group("name") or match.group("target") or match.group("param"))
+    return frozenset(found) & BUILTIN_NAMES
+
+
+_BINDING = re.compile(
+    r"\b(?:def|class|as|global|nonlocal|lambda)\s+(?P<name>\w+)"  # def type, as type
+    r"|\bimport\s+(?P<words>\([^)]*\)|[^\n#]*)"  # from x import type, (a, type)
+    r"|\bfor\s+(?P<words2>[^\n]*?)\s+in\b"  # for type in ..., for a, type in ...
+    r"|(?<![\w.])(?P<target>\w+)\s*(?::[^=\n]*)?:?=(?!=)"  # type = ..., type: T = ..., :=
+    r"|[(,*]\s*(?P<param>\w+)(?=\s*[,):=])"  # a parameter (or an argument: cautious)
+)
+_IDENTIFIER = re.compile(r"\w+")

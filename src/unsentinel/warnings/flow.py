@@ -37,16 +37,25 @@ class WarningFlow:
         self.facts = context.facts.get(WarningFacts)
         self._active: set[int] = set()
         self._collectors: dict[tuple[int, str], Shape | None] = {}
+        self._answered: dict[cst.BaseExpression, Shape | None] = {}
 
     def shape(self, expr: cst.BaseExpression) -> Shape | None:
+        outermost = not self._active
+        if outermost and expr in self._answered:
+            return self._answered[expr]
         key = id(expr)
         if key in self._active:
             return None  # a cycle through assignments: don't know
         self._active.add(key)
         try:
-            return self._shape(expr)
+            found = self._shape(expr)
         finally:
             self._active.discard(key)
+        if outermost:
+            # Asked again and again by every rule (each use of a name re-derives it): an
+            # outermost answer saw no cycle cut short, so it is the answer for the file.
+            self._answered[expr] = found
+        return found
 
     def _shape(self, expr: cst.BaseExpression) -> Shape | None:
         if isinstance(expr, cst.Name):
