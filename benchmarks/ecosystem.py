@@ -302,6 +302,43 @@ PACKAGES: tuple[Package, ...] = (
         "a BLOCK: sentinel constant, tuple-slot helpers, tests that read them",
         # No tests: the katana-openapi-client it needs (>= 0.89) is not on the index.
     ),
+    # Four packages first tried in a new-user trial (2026-11-27), none of them seen before.
+    Package(
+        _pin(
+            "awslabs-billing-cost-management-mcp-server",
+            "0.0.42",
+            "40a60e2f510c9521b859693df9a493f0930ae1e7762246c17cf0c5df5e9aa759",
+        ),
+        "error dicts built centrally and by hand, an error-signalling middleware",
+        tests=("pytest>=8", "pytest-asyncio", "pytest-mock"),
+    ),
+    Package(
+        _pin(
+            "awslabs-well-architected-security-mcp-server",
+            "0.2.0",
+            "f4acbe41e4284e98616529a2622f7d57b8a98396b0ed42b405a4652fdaf91b53",
+        ),
+        "error dicts with a message beside the error, a namespace package without __init__",
+        tests=("pytest>=8", "pytest-asyncio", "pytest-mock"),
+    ),
+    Package(
+        _pin(
+            "awslabs-amazon-translate-mcp-server",
+            "1.0.7",
+            "3fa1f91086188ddc844e23349cd0c8fe467c31c00ee3abd5015a5dd1a7eb5d58",
+        ),
+        "error dicts returned beside a helper's error dict",
+        tests=("pytest>=8", "pytest-asyncio", "pytest-mock"),
+    ),
+    Package(
+        _pin(
+            "mcp-google-sheets",
+            "0.6.3",
+            "d41ca5b5367af1426a7db860010473d5c1a7f3df02e4f8db30f75f9c66030e18",
+        ),
+        "error dicts that unittest tests compare whole",
+        tests=("pytest>=8", "mcp<2"),  # its tests predate mcp 2
+    ),
     Package(
         _pin("mkdocs", "1.6.1", "7b432f01d928c084353ab39c57282f29f92136665bdd6abf7c1ec8d822ef86f2"),
         "warnings lists of (key, message) tuples, many same-named validator methods",
@@ -724,6 +761,13 @@ def run_tests(repo: Path, python: Path, junit: Path) -> tuple[dict[str, str], st
         **os.environ,
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONPATH": os.pathsep.join(str(p) for p in [*roots, repo]),
+        # Offline tests of AWS servers: never the machine's own credentials or metadata.
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_SESSION_TOKEN": "testing",
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "AWS_REGION": "us-east-1",
+        "AWS_EC2_METADATA_DISABLED": "true",
     }
     command = [str(python), "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider"]
     command += ["-o", "addopts=", f"--junitxml={junit}", "-m", "not live and not integration"]
