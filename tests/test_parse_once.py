@@ -388,3 +388,44 @@ def test_positions_are_libcsts_without_the_extra_walk() -> None:
         ours = syntactic_positions(libcst.MetadataWrapper(module, unsafe_skip_copy=True))
         theirs = libcst.MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
         assert len(ours) > 1000 and dict(ours) == dict(theirs), name
+
+
+def test_a_prefiltered_file_is_not_read_again_for_a_name_it_only_spells(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file the prefilter stopped comes back in a later round only if it calls a function
+    the facts have just learned about. Once a round has parsed it with ``ast``, what it
+    calls is kept: a round learning about ``request`` does not read and parse again a file
+    that only spells ``urllib.request``."""
+    import unsentinel.core.engine as engine
+    from unsentinel.core.config import Config
+    from unsentinel.core.engine import Pipeline
+    from unsentinel.core.facts import FactBook
+    from unsentinel.core.model import FileResult, FileTask, Mode, Status
+    from unsentinel.core.store import FileStore, read_source
+    from unsentinel.errors.facts import ErrorFacts
+    from unsentinel.registry import load_config, suite
+
+    (tmp_path / "client.py").write_text(
+        "import urllib.request\n\ndef fetch(url):\n    return urllib.request.urlopen(url)\n"
+    )
+    config = load_config((tmp_path,))
+    task = FileTask(tmp_path / "client.py", "client.py", "client")
+    store = FileStore()
+    first = Pipeline(config, suite(config), FactBook(), Mode.CHECK, gather=True)
+    assert first.process(task, store).status is Status.PREFILTERED
+    knows = FactBook({ErrorFacts: ErrorFacts(error_functions=frozenset({"request"}))})
+    later = Pipeline(config, suite(config), knows, Mode.CHECK, gather=True)
+    reads: list[Path] = []
+    real = read_source
+
+    def counting(task: FileTask, config: Config) -> bytes | FileResult:
+        reads.append(task.path)
+        return real(task, config)
+
+    monkeypatch.setattr(engine, "read_source", counting)
+    names = frozenset({"request"})
+    again = later.regather(task, store, names)  # read and parsed: it calls no ``request``
+    assert again is not None and again.status is Status.PREFILTERED
+    assert later.regather(task, store, names) is None  # what it calls is known now
+    assert len(reads) == 1

@@ -26,7 +26,7 @@ from unsentinel.core.gather import (
     spelled_names,
 )
 from unsentinel.core.model import FileResult, FileTask, Mode, Site, Status
-from unsentinel.core.prefilter import Prefilter
+from unsentinel.core.prefilter import CallNames, Prefilter
 from unsentinel.core.source import SourceError, decode_source
 from unsentinel.core.store import FileStore, Loaded, failed_result, read_source, unless_generated
 from unsentinel.core.suite import Suite
@@ -216,6 +216,9 @@ class Pipeline:
         come back."""
         if self.prefilter.fact_names.isdisjoint(names):
             return None  # it spells no name it did not spell in an earlier round
+        calls = store.calls.get(task.path)
+        if calls is not None and not self.prefilter.admits(calls):
+            return None  # what it calls, read in an earlier round, names none of them
         read = read_source(task, self.config)
         if isinstance(read, FileResult) or not self.prefilter.spells_fact_name(read):
             return None
@@ -243,7 +246,7 @@ class Pipeline:
         # The last pass of a run takes the entry out: nothing after it needs the tree.
         entry = store.entries.get(task.path) if self.gather else store.entries.pop(task.path, None)
         if entry is None:
-            entry = self._load(task, store.take(task))
+            entry = self._load(task, store.take(task), store)
             if self.gather:
                 store.entries[task.path] = entry
         if isinstance(entry, FileResult):
@@ -260,7 +263,7 @@ class Pipeline:
         )
         return self._result(task, entry.data, entry.text, context, entry.source_facts)
 
-    def _load(self, task: FileTask, data: bytes | None) -> Loaded | FileResult:
+    def _load(self, task: FileTask, data: bytes | None, store: FileStore) -> Loaded | FileResult:
         """Read, decode, prefilter and parse one file: everything that depends on its bytes
         alone, so it is done once however many passes look at the file."""
         if data is None:
@@ -283,6 +286,8 @@ class Pipeline:
         if self.screen and tree is not None and not self.prefilter.has_candidates(data, tree):
             # Python's own parser shows no code any rule could act on (the words were in
             # comments, docstrings or module names): LibCST is never asked.
+            if self.gather and self.prefilter.spells_fact_name(data):
+                store.calls[task.path] = CallNames.of(tree)  # for the rounds that follow
             return FileResult(task.display, Status.PREFILTERED, facts=source_facts)
         import libcst as cst
 

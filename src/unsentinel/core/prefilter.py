@@ -150,9 +150,11 @@ class Prefilter:
             for rule, pattern in self._rules
         ):
             return True
-        return self.spells_fact_name(data) and _spells_any(
-            tree, self._names, self._module_functions
-        )
+        return self.spells_fact_name(data) and self.admits(CallNames.of(tree))
+
+    def admits(self, calls: CallNames) -> bool:
+        """Does a file that calls ``calls`` call a function the facts name?"""
+        return calls.spells_any(self._names, self._module_functions)
 
 
 def _compiled(patterns: Iterable[bytes]) -> re.Pattern[bytes] | None:
@@ -170,48 +172,65 @@ def _anchors(needles: Iterable[bytes]) -> tuple[bytes, ...]:
     return tuple(anchors)
 
 
-def _spells_any(
-    tree: ast.Module, names: frozenset[str], module_functions: frozenset[str] = frozenset()
-) -> bool:
-    """Does the code call or define one of ``names``, or import one under another name?
+@dataclass(frozen=True)
+class CallNames:
+    """What a module calls, defines and imports, as far as the facts' function names go:
+    kept for a file the prefilter stopped, so a later gather round that learns about more
+    functions asks this instead of reading and parsing the file again."""
 
-    What the facts say about a function reaches a file through a call's result (or the
-    function's own ``def``); a name that is only mentioned (``import urllib.request``, an
-    attribute read, a reference passed on) reads no result. Only calls count, so a common
-    name (``request``, ``run``) admits the files that call it, not every file that spells it.
-    A module-level function (``module_functions``) is called bare or through a module the
-    file imports (``client.request(...)``), never as a method of another object
-    (``conn.request("GET", ...)``).
-    """
-    imported: set[str] = set()
-    receivers: set[str] = set()  # ``x`` of ``x.f(...)`` where ``f`` is a module function
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            imported.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
-        if isinstance(node, ast.Call):
-            func = node.func
-            if isinstance(func, ast.Name):
-                spelled = func.id
-            elif isinstance(func, ast.Attribute):
-                spelled = func.attr
-                if spelled in module_functions:
-                    receiver = func.value
-                    while isinstance(receiver, ast.Attribute):  # ``pkg.client.request(...)``
-                        receiver = receiver.value
-                    if isinstance(receiver, ast.Name):
-                        receivers.add(receiver.id)
-                    continue
-            else:
-                continue
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            spelled = node.name
-        elif isinstance(node, ast.alias):
-            # ``from helpers import check as run_check``: the calls spell the new name.
-            if node.asname is None or node.asname == node.name:
-                continue
-            spelled = node.name.rpartition(".")[2]
-        else:
-            continue
-        if spelled in names:
+    bare: frozenset[str]  # ``request(...)``, a ``def``, ``import check as run_check``
+    attributes: dict[str, frozenset[str]]  # ``client.request(...)``: name -> root receivers
+    imported: frozenset[str]  # names the imports bind
+
+    @classmethod
+    def of(cls, tree: ast.Module) -> CallNames:
+        bare: set[str] = set()
+        attributes: dict[str, set[str]] = {}
+        imported: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                imported.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
+            if isinstance(node, ast.Call):
+                _add_call(node.func, bare, attributes)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                bare.add(node.name)
+            elif isinstance(node, ast.alias) and node.asname not in (None, node.name):
+                # ``from helpers import check as run_check``: the calls spell the new name.
+                bare.add(node.name.rpartition(".")[2])
+        frozen = {name: frozenset(roots) for name, roots in attributes.items()}
+        return cls(frozenset(bare), frozen, frozenset(imported))
+
+    def spells_any(
+        self, names: frozenset[str], module_functions: frozenset[str] = frozenset()
+    ) -> bool:
+        """Does the code call or define one of ``names``, or import one under another name?
+
+        What the facts say about a function reaches a file through a call's result (or the
+        function's own ``def``); a name that is only mentioned (``import urllib.request``, an
+        attribute read, a reference passed on) reads no result. Only calls count, so a common
+        name (``request``, ``run``) admits the files that call it, not every file that spells
+        it. A module-level function (``module_functions``) is called bare or through a module
+        the file imports (``client.request(...)``), never as a method of another object
+        (``conn.request("GET", ...)``).
+        """
+        if not self.bare.isdisjoint(names):
             return True
-    return not receivers.isdisjoint(imported)
+        receivers: set[str] = set()
+        for name, roots in self.attributes.items():
+            if name in module_functions:
+                receivers |= roots
+            elif name in names:
+                return True
+        return not receivers.isdisjoint(self.imported)
+
+
+def _add_call(func: ast.expr, bare: set[str], attributes: dict[str, set[str]]) -> None:
+    if isinstance(func, ast.Name):
+        bare.add(func.id)
+    elif isinstance(func, ast.Attribute):
+        roots = attributes.setdefault(func.attr, set())
+        receiver = func.value
+        while isinstance(receiver, ast.Attribute):  # ``pkg.client.request(...)``
+            receiver = receiver.value
+        if isinstance(receiver, ast.Name):
+            roots.add(receiver.id)

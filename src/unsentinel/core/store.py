@@ -23,6 +23,7 @@ from unsentinel.core.source import is_generated
 if TYPE_CHECKING:
     import libcst as cst
 
+    from unsentinel.core.prefilter import CallNames
     from unsentinel.core.tree import TreeMemo
 
 
@@ -62,6 +63,8 @@ class FileStore:
     def __init__(self, seeded: dict[Path, bytes] | None = None) -> None:
         self.seeded = seeded if seeded is not None else {}
         self.entries: dict[Path, Loaded | FileResult] = {}
+        # What a file the prefilter stopped calls, once a round has parsed it with ``ast``.
+        self.calls: dict[Path, CallNames] = {}
 
     def take(self, task: FileTask) -> bytes | None:
         """Bytes already read for ``task``, handed over once (None: read the file)."""
