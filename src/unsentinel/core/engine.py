@@ -222,8 +222,10 @@ class Pipeline:
         read = read_source(task, self.config)
         if isinstance(read, FileResult) or not self.prefilter.spells_fact_name(read):
             return None
-        del store.entries[task.path]
+        earlier = store.entries.pop(task.path)
         store.seeded[task.path] = read
+        if isinstance(earlier, FileResult):  # the facts of its bytes, taken the first time
+            store.source_facts[task.path] = earlier.facts
         return self.process(task, store)
 
     def _regather_unread(
@@ -273,7 +275,9 @@ class Pipeline:
         if isinstance(data_or_result, FileResult):
             return data_or_result
         data = data_or_result
-        source_facts = facts_of_source(self.suite, data) if self.gather else ()
+        source_facts = store.source_facts.pop(task.path, None)
+        if source_facts is None:
+            source_facts = facts_of_source(self.suite, data) if self.gather else ()
         if self.screen and not self.prefilter.may_match(data):
             return FileResult(task.display, Status.PREFILTERED, facts=source_facts)
         try:

@@ -65,6 +65,8 @@ class FileStore:
         self.entries: dict[Path, Loaded | FileResult] = {}
         # What a file the prefilter stopped calls, once a round has parsed it with ``ast``.
         self.calls: dict[Path, CallNames] = {}
+        # The facts of the bytes of a file read again (they were taken the first time).
+        self.source_facts: dict[Path, tuple[object, ...]] = {}
 
     def take(self, task: FileTask) -> bytes | None:
         """Bytes already read for ``task``, handed over once (None: read the file)."""
