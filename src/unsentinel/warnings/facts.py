@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import enum
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -285,6 +286,8 @@ def model_fields(data: bytes) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """
     if b"class" not in data or not any(marker in data for marker in MODEL_MARKERS):
         return ()
+    if not _may_define_a_model(data):
+        return ()  # ``from typing import NamedTuple`` alone: no parse
     try:
         tree = ast.parse(data)
     except (SyntaxError, ValueError, RecursionError):
@@ -294,6 +297,23 @@ def model_fields(data: bytes) -> tuple[tuple[str, tuple[str, ...]], ...]:
         for node in ast.walk(tree)
         if isinstance(node, ast.ClassDef) and _is_model(node)
     )
+
+
+def _may_define_a_model(data: bytes) -> bool:
+    """A ``@dataclass`` decorator, or a class header naming a model base. Where a base is
+    a call (``class X(make(), BaseModel)``) the header cannot be read here: maybe."""
+    for header in _MODEL_HEADER.finditer(data):
+        bases = header.group("bases")
+        if bases is None or b"(" in bases or _MODEL_BASE.search(bases):
+            return True
+    return False
+
+
+_MODEL_HEADER = re.compile(
+    rb"^[ \t]*@[ \t]*[\w.]*dataclass\b|^[ \t]*class[ \t]+\w+[ \t]*\((?P<bases>[^)]*)\)",
+    re.MULTILINE,
+)
+_MODEL_BASE = re.compile(rb"\b(?:" + b"|".join(sorted(n.encode() for n in MODEL_BASES)) + rb")\b")
 
 
 def _is_model(node: ast.ClassDef) -> bool:
