@@ -8,6 +8,8 @@ test that compares an input with a case the message does not say.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from unsentinel import Mode, load_config, run
@@ -101,9 +103,46 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[object, o
 def test_a_loop_over_a_key_read_with_get_walks_that_field(
     sites: dict[str, tuple[object, object]],
 ) -> None:
-    """``payload.get("requires", [])`` is the field ``requires``; without an index the
-    path is the list, and low."""
-    assert sites["empty"] == ("requires", "low")
+    """``payload.get("requires", [])`` is the field ``requires``; the loop has no index, so
+    the rewrite gives it one (``enumerate``; ``i`` is taken in the module) and the path
+    points at the item, flagged low."""
+    assert sites["empty"] == ("requires[{index}]", "low")
+
+
+def test_the_one_input_read_by_key_is_a_mapping_of_fields(
+    tmp_path: Path,
+) -> None:
+    """``validate(metadata)`` reading ``metadata.get("requires_dist")``: the fields are the
+    mapping's keys (``requires_dist[{i}]``). Beside another input the parameter's name
+    says which mapping, and stays (``options.forward``)."""
+    source = """
+def validate(metadata: dict) -> list[str]:
+    problems = []
+    for req in metadata.get("requires_dist", []):
+        if " " in req:
+            problems.append(f"Could not parse requirement: {req!r}")
+    return problems
+
+
+def check(criteria: dict, options: dict) -> list[str]:
+    problems = []
+    if options.get("forward") and not criteria:
+        problems.append(f"Forward target {options.get('forward')!r} is ignored")
+    return problems
+"""
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.unsentinel]\nwarning-list-names = ["problems"]\n', encoding="utf-8"
+    )
+    (tmp_path / "app.py").write_text(source, encoding="utf-8")
+    result = run([tmp_path], load_config((tmp_path,)), Mode.PLAN, jobs=1)
+    paths = {
+        site.position.line: site.field_path.value
+        for file in result.results
+        for site in file.sites
+        if site.field_path is not None
+    }
+    assert paths[6] == "requires_dist[{i}]"
+    assert paths[13] == "options.forward"
 
 
 def test_an_enumerated_key_read_points_at_the_item(

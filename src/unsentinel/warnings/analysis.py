@@ -129,6 +129,14 @@ class FileAnalysis:
                 facts.containers.add(param.name.value)
             elif kind == "input":
                 facts.inputs.add(param.name.value)
+        if len(facts.inputs) == 1 and not facts.containers:
+            # ``validate(metadata)`` reading ``metadata.get("requires_dist")``: the one input
+            # is a mapping of fields, as a request is. Beside other inputs its name says
+            # which mapping (``filter_action.forward``), and stays.
+            (only,) = facts.inputs
+            if self.paths.read_by_key(only, node):
+                facts.inputs.discard(only)
+                facts.containers.add(only)
         collect_body(facts, self.index, self.context, self.paths.loop_container)
         return facts
 

@@ -97,6 +97,21 @@ class InputPaths:
             return "container"
         return "input"
 
+    def read_by_key(self, name: str, function: cst.FunctionDef) -> bool:
+        """Does ``function`` read its parameter ``name`` by key (``name.get("field")``)?
+        Then the parameter is a mapping of inputs, as a request is: its keys are the
+        fields a message names (``requires_dist``), not the parameter itself."""
+        for call in self.index.within(cst.Call, function):
+            func = call.func
+            if (
+                isinstance(func, cst.Attribute)
+                and isinstance(func.value, cst.Name)
+                and func.value.value == name
+                and _get_key(call) is not None
+            ):
+                return True
+        return False
+
     def loop_container(
         self, iterable: cst.BaseExpression, facts: FunctionFacts, node: cst.CSTNode
     ) -> str | None:

@@ -82,12 +82,28 @@ def enumerated(updated: cst.CSTNode, name: str) -> cst.CSTNode:
 
 
 def _can_enumerate(loop: cst.For, target: str) -> bool:
-    """A synchronous loop binding one name, over a name or an attribute chain."""
+    """A synchronous loop binding one name, over a name or an attribute chain (or what
+    one stores under a key)."""
     if loop.asynchronous is not None:
         return False
     if not (isinstance(loop.target, cst.Name) and loop.target.value == target):
         return False
     iterable: cst.BaseExpression = loop.iter
+    if _is_field_read(iterable):  # ``metadata.get("requires_dist", [])``: the list itself
+        iterable = iterable.func.value  # type: ignore[attr-defined]
     while isinstance(iterable, cst.Attribute):
         iterable = iterable.value
     return isinstance(iterable, cst.Name)
+
+
+def _is_field_read(expr: cst.BaseExpression) -> bool:
+    """``x.get("key")`` or ``x.get("key", [])``: the value stored under a literal key."""
+    if not (
+        isinstance(expr, cst.Call)
+        and isinstance(expr.func, cst.Attribute)
+        and expr.func.attr.value == "get"
+        and 1 <= len(expr.args) <= 2
+        and all(arg.keyword is None and not arg.star for arg in expr.args)
+    ):
+        return False
+    return isinstance(expr.args[0].value, cst.SimpleString)
