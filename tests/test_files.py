@@ -292,6 +292,85 @@ NAMESPACE_INIT = "__path__ = __import__('pkgutil').extend_path(__path__, __name_
             "pkg",
             id="an ordinary package with one subpackage",
         ),
+        pytest.param(
+            {"ns/mypkg/__init__.py": "", "ns/mypkg/server.py": "", "tests/test_it.py": ""},
+            "ns/mypkg",
+            id="the package at the end of a PEP 420 namespace path",
+        ),
+        pytest.param(
+            {"src/google/cloud/thing/__init__.py": ""},
+            "src/google/cloud/thing",
+            id="a deeper PEP 420 namespace path under src",
+        ),
+        pytest.param(
+            {"ns/a/__init__.py": "", "ns/b/__init__.py": ""},
+            None,
+            id="a PEP 420 directory holding two packages",
+        ),
+        pytest.param(
+            {"server.py": "", "tools/gen/__init__.py": ""},
+            None,
+            id="modules at the root: a directory of tools is not the code",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": '[tool.hatch.build.targets.wheel]\npackages = ["ns"]\n',
+                "ns/mypkg/__init__.py": "",
+            },
+            "ns/mypkg",
+            id="hatch packages naming a PEP 420 namespace",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": '[tool.hatch.build.targets.wheel]\npackages = ["ns"]\n',
+                "ns/a/__init__.py": "",
+                "ns/b/__init__.py": "",
+            },
+            "ns",
+            id="hatch packages naming a namespace of two packages",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": '[tool.hatch.build.targets.wheel]\npackages = ["app"]\n',
+                "app/__init__.py": "",
+                "fixtures_pkg/__init__.py": "",
+            },
+            "app",
+            id="the declared package among two",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": '[tool.setuptools]\npackages = ["awslabs", "awslabs.x"]\n',
+                "awslabs/x/__init__.py": "",
+            },
+            "awslabs/x",
+            id="setuptools packages listing a namespace and its package",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": '[tool.setuptools.packages.find]\nwhere = ["lib"]\n',
+                "lib/ns/app/__init__.py": "",
+            },
+            "lib/ns/app",
+            id="setuptools find with where",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": ('[tool.poetry]\npackages = [{include = "ns", from = "src"}]\n'),
+                "src/ns/app/__init__.py": "",
+            },
+            "src/ns/app",
+            id="poetry packages with from",
+        ),
+        pytest.param(
+            {
+                "setup.py": 'from setuptools import setup\nsetup(packages=["ns", "ns.app"])\n',
+                "ns/app/__init__.py": "",
+                "other/__init__.py": "",
+            },
+            "ns/app",
+            id="setup.py packages",
+        ),
     ],
 )
 def test_project_package(tmp_path: Path, files: dict[str, str], expected: str | None) -> None:

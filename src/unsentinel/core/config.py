@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, TypeVar
 
 if sys.version_info >= (3, 11):
@@ -35,6 +35,7 @@ from unsentinel.core.project import (
     project_line_length,
     project_package,
     requires_python_target,
+    unshipped_root_module,
 )
 from unsentinel.core.pyversion import parse_target
 
@@ -274,6 +275,32 @@ def generated_modules(config: Config, sections: Sequence[Section]) -> list[str]:
         for section in sections
         for path in section.outputs(config.section(section.kind)).values()
     ]
+
+
+def unshipped_outputs(
+    config: Config, sections: Sequence[Section], written: Collection[Path]
+) -> list[str]:
+    """A warning for each generated module among ``written`` that lands at the project root
+    (or a bare ``src/``) of a project whose built distribution would not ship it: the
+    rewritten code imports it (``import error_codes``), which works from a checkout, where
+    the root is on ``sys.path``, but not once the project is installed."""
+    warnings = []
+    for section in sections:
+        for key, value in section.outputs(config.section(section.kind)).items():
+            parts = PurePosixPath(value.replace("\\", "/")).parts
+            if parts[:1] == ("src",):
+                parts = parts[1:]
+            if len(parts) != 1 or (config.root / value).resolve() not in written:
+                continue
+            module = PurePosixPath(parts[0]).stem
+            reason = unshipped_root_module(config.root, module)
+            if reason is not None:
+                warnings.append(
+                    f"{value} is generated at the project root, outside the installed "
+                    f"package ({reason}): `import {module}` works in a checkout but not "
+                    f"once the project is installed; set '{key}' to a path inside the package"
+                )
+    return warnings
 
 
 def check_output_paths(config: Config, sections: Sequence[Section] = ()) -> None:

@@ -29,6 +29,7 @@ class RunResult:
     facts: FactBook = field(default_factory=FactBook)
     peak_memory: tuple[int, ...] = ()  # the highest RSS, in bytes, of each process that worked
     cached: int = 0  # check: results taken from the cache (.unsentinel_cache/)
+    notices: tuple[str, ...] = ()  # warnings about what is written (a module outside the package)
 
     @property
     def all_results(self) -> tuple[FileResult, ...]:

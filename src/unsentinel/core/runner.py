@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from unsentinel.core.cache import CACHEABLE, CheckCache, Miss, settings_key
-from unsentinel.core.config import Config
+from unsentinel.core.config import Config, unshipped_outputs
 from unsentinel.core.decisions import Decisions
 from unsentinel.core.discovery import discover
 from unsentinel.core.engine import Pipeline
@@ -109,10 +109,13 @@ def _run(
         memo.keep_results(rest, fresh)
     pipeline_results = _in_order(tasks, done, fresh)
     emitted: tuple[FileResult, ...] = ()
+    notices: list[str] = []
     if mode.rewrites:
         emitted = tuple(
             module for emit in suite.emitters for module in emit(pipeline_results, facts, config)
         )
+        written = {Path(module.path).resolve() for module in emitted if module.changed}
+        notices = unshipped_outputs(config, suite.sections, written)
     result = RunResult(
         mode,
         pipeline_results,
@@ -121,6 +124,7 @@ def _run(
         facts=facts,
         peak_memory=workers.usage.peaks(),
         cached=memo.cache.hits if memo is not None else 0,
+        notices=tuple(notices),
     )
     return apply(result, config, options.apply) if mode is Mode.APPLY else result
 

@@ -40,6 +40,8 @@ def error_line(path: str, reason: str) -> str:
 
 
 def print_errors(console: Printer, run: RunResult) -> None:
+    for notice in run.notices:
+        console.print(f"warning: {notice}", markup=False)
     for path, reason in run.failed:
         console.print(error_line(path, reason), markup=False)
     print_manual_changes(console, run)
