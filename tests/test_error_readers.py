@@ -8,6 +8,8 @@ reads a key the migration would move into ``error.details``.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -786,3 +788,107 @@ def test_a_tool_failure_checked_where_no_rewrite_follows_holds_the_tool(tmp_path
     assert [Path(r.path).name for r in result.results if r.changed] == []
     why = "a test checks the failure of get_user_profile()"
     assert any(why in reason for reason in _reasons(result, Action.SKIP))
+
+
+BATCH = """
+def batch_update(requests):
+    if not requests:
+        return {"error": "requests list cannot be empty"}
+    return {"replies": []}
+"""
+
+COMPARES_THROUGH_TESTCASE = """
+import unittest
+
+from batch import batch_update
+
+
+class TestBatch(unittest.TestCase):
+    def test_empty(self):
+        result = batch_update([])
+        self.assertEqual(result, {"error": "requests list cannot be empty"})
+
+    def test_empty_the_other_way_round(self):
+        result = batch_update([])
+        self.assertDictEqual({"error": "requests list cannot be empty"}, result, "empty")
+
+    def test_not_empty(self):
+        result = batch_update([1])
+        self.assertNotEqual(result, {"error": "requests list cannot be empty"})
+
+
+def test_plain_comparison():
+    result = batch_update([])
+    assert result == {"error": "requests list cannot be empty"}
+"""
+
+COMPARED_ON_THE_ENVELOPE = """
+import unittest
+
+from batch import batch_update
+
+
+class TestBatch(unittest.TestCase):
+    def test_empty(self):
+        result = batch_update([])
+        self.assertTrue(
+            result["success"] is False
+            and result["error"]["message"] == "requests list cannot be empty"
+        )
+
+    def test_empty_the_other_way_round(self):
+        result = batch_update([])
+        self.assertTrue(
+            result["success"] is False
+            and result["error"]["message"] == "requests list cannot be empty",
+            "empty",
+        )
+
+    def test_not_empty(self):
+        result = batch_update([1])
+        self.assertFalse(
+            result.get("success") is False
+            and result["error"]["message"] == "requests list cannot be empty"
+        )
+
+
+def test_plain_comparison():
+    result = batch_update([])
+    assert (
+        result["success"] is False
+        and result["error"]["message"] == "requests list cannot be empty"
+    )
+"""
+
+
+def test_a_dict_compared_through_test_case_methods_is_rewritten_as_the_comparison(
+    tmp_path: Path,
+) -> None:
+    """``self.assertEqual(result, {"error": M})`` (and ``assertDictEqual``, either way
+    round) is ``result == {"error": M}``: the same checks on the envelope, laid out as the
+    project's formatter would. ``assertNotEqual`` is their negation, which a success
+    response without a ``success`` key passes. The expected dicts are not look-alikes."""
+    files = {"batch.py": BATCH, "test_batch.py": COMPARES_THROUGH_TESTCASE}
+    result = _diff_project(tmp_path, files)
+    test = next(r for r in result.results if r.path.endswith("test_batch.py"))
+    assert test.new_text == textwrap.dedent(COMPARED_ON_THE_ENVELOPE)
+    assert _reasons(result, Action.NOTE) == []
+
+
+def test_the_rewritten_test_case_passes_after_apply(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the test asserted before the migration, it asserts after: its suite passes."""
+    for name, text in {"batch.py": BATCH, "test_batch.py": COMPARES_THROUGH_TESTCASE}.items():
+        (tmp_path / name).write_text(textwrap.dedent(text), "utf-8")
+    monkeypatch.chdir(tmp_path)
+    applied = CliRunner().invoke(main, ["apply", ".", "-q"])
+    assert applied.exit_code == 0, applied.output
+    assert "ErrorDetail(" in (tmp_path / "batch.py").read_text("utf-8")
+    suite = subprocess.run(
+        [sys.executable, "-m", "unittest", "-q", "test_batch"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert suite.returncode == 0, suite.stderr

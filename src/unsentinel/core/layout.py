@@ -66,23 +66,37 @@ def expression_code(node: cst.CSTNode) -> str:
 
 
 def fit_to_line(
-    node: cst.BaseExpression, *, column: int, base: str, indent_unit: str, line_length: int
+    node: cst.BaseExpression,
+    *,
+    column: int,
+    base: str,
+    indent_unit: str,
+    line_length: int,
+    bracketed: bool = True,
 ) -> cst.BaseExpression:
     """``node``, with its brackets broken one element per line where its one-line form
     would pass ``line_length`` -- outermost bracket first, inner ones only while still too
     long -- as black and ruff lay code out (magic trailing comma, hugging the statement).
+    A chain of ``and`` / ``or`` breaks before each operator, inside parentheses of its own
+    unless it already sits in brackets (``bracketed``).
 
     ``column`` is where the node starts (0-based) and ``base`` the indentation of its first
     line beyond the enclosing block's, which LibCST adds itself.
     """
-    return _fit(node, column, base, indent_unit, line_length)
+    return _fit(node, column, base, indent_unit, line_length, bracketed=bracketed)
 
 
 _E = TypeVar("_E", cst.Arg, cst.BaseDictElement, cst.BaseElement)
 
 
 def _fit(
-    node: cst.BaseExpression, column: int, base: str, unit: str, limit: int
+    node: cst.BaseExpression,
+    column: int,
+    base: str,
+    unit: str,
+    limit: int,
+    *,
+    bracketed: bool = True,
 ) -> cst.BaseExpression:
     if column + len(_one_line(node)) <= limit:
         return node
@@ -90,6 +104,18 @@ def _fit(
         # ``ErrorDetail(...).to_dict()``: break the call the method is called on.
         inner = _fit(node.func.value, column, base, unit, limit)
         return node.with_changes(func=node.func.with_changes(value=inner))
+    if isinstance(node, cst.Call) and len(node.args) == 1 and not node.args[0].star:
+        # One argument: on a line of its own, without a trailing comma (black's right-hand
+        # split); broken further only if that line is still too long.
+        arg = _fit_element(node.args[0], base + unit, unit, limit)
+        return node.with_changes(
+            whitespace_before_args=_newline(base + unit),
+            args=[
+                arg.with_changes(
+                    comma=cst.MaybeSentinel.DEFAULT, whitespace_after_arg=_newline(base)
+                )
+            ],
+        )
     if isinstance(node, cst.Call) and node.args:
         args = [_fit_element(a, base + unit, unit, limit) for a in node.args]
         return node.with_changes(
@@ -108,7 +134,39 @@ def _fit(
         )
         lbracket = node.lbracket.with_changes(whitespace_after=_newline(base + unit))
         return node.with_changes(lbracket=lbracket, elements=elements)
+    if isinstance(node, cst.BooleanOperation):
+        return _fit_operands(node, base, unit, bracketed=bracketed)
     return node
+
+
+def _fit_operands(
+    node: cst.BooleanOperation, base: str, unit: str, *, bracketed: bool
+) -> cst.BooleanOperation:
+    """``a and b and c`` one operand per line, each operator starting its line (black's
+    delimiter split), in parentheses of its own where no bracket holds it."""
+    if node.lpar or not bracketed:
+        inner = base + unit
+        broken = _break_before_operators(node, type(node.operator), inner)
+        lpar = cst.LeftParen(whitespace_after=_newline(inner))
+        rpar = cst.RightParen(whitespace_before=_newline(base))
+        return broken.with_changes(lpar=[lpar], rpar=[rpar])
+    return _break_before_operators(node, type(node.operator), base)
+
+
+def _break_before_operators(
+    node: cst.BooleanOperation, operator: type[cst.BaseBooleanOp], indent: str
+) -> cst.BooleanOperation:
+    left = node.left
+    if (
+        isinstance(left, cst.BooleanOperation)
+        and not left.lpar
+        and isinstance(left.operator, operator)
+    ):
+        left = _break_before_operators(left, operator, indent)
+    spaced = node.operator.with_changes(
+        whitespace_before=_newline(indent), whitespace_after=cst.SimpleWhitespace(" ")
+    )
+    return node.with_changes(left=left, operator=spaced)
 
 
 def _fit_element(element: _E, indent: str, unit: str, limit: int) -> _E:

@@ -1,8 +1,9 @@
 """``unittest`` assertion methods read like the comparisons they stand for.
 
 ``self.assertEqual(result["error"], "API error")`` is ``result["error"] == "API error"``,
-``self.assertIn("timed out", result["error"])`` is ``"timed out" in result["error"]`` and
-``self.assertFalse(result["success"])`` is ``result["success"] is False``. The reader
+``self.assertIn("timed out", result["error"])`` is ``"timed out" in result["error"]``,
+``self.assertFalse(result["success"])`` is ``result["success"] is False`` and
+``self.assertEqual(result, {"error": "x"})`` is ``result == {"error": "x"}``. The reader
 rewrites of :mod:`~unsentinel.errors.consumers` take them as such evidence, so that a
 ``TestCase`` suite reading a migrated function is followed as a pytest one is, rather than
 holding the function back (awslabs-ecs-mcp-server's tests are written this way).
@@ -18,10 +19,13 @@ import libcst.matchers as m
 
 from unsentinel.core.syntax import string_key
 from unsentinel.errors import build
+from unsentinel.errors.envelope_reads import envelope_checks
 from unsentinel.errors.shapes import call_name, is_error_string
 
 _EQUALITY = frozenset({"assertEqual", "assertEquals", "assertIs"})
 _CONTAINMENT = frozenset({"assertIn", "assertNotIn"})
+_DICT_EQUAL = frozenset({"assertEqual", "assertEquals", "assertDictEqual"})
+_DICT_NOT_EQUAL = frozenset({"assertNotEqual", "assertNotEquals"})
 _STRINGS = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
 
 
@@ -82,4 +86,42 @@ def assert_failed(updated: cst.CSTNode) -> cst.CSTNode:
     return updated.with_changes(
         func=updated.func.with_changes(attr=cst.Name("assertIs")),
         args=[updated.args[0].with_changes(value=success), cst.Arg(cst.Name("False"))],
+    )
+
+
+def compared_dict(call: cst.Call) -> tuple[cst.BaseExpression, cst.Dict] | None:
+    """``self.assertEqual(result, {...})`` (either way round; ``assertDictEqual``,
+    ``assertNotEqual``): the value compared and the dict literal it is compared with."""
+    if not isinstance(call.func, cst.Attribute) or call_name(call) not in (
+        _DICT_EQUAL | _DICT_NOT_EQUAL
+    ):
+        return None
+    values = [a.value for a in call.args if a.keyword is None and not a.star][:2]
+    if len(values) != 2:
+        return None
+    first, second = values
+    if isinstance(second, cst.Dict) and not isinstance(first, cst.Dict):
+        return first, second
+    if isinstance(first, cst.Dict) and not isinstance(second, cst.Dict):
+        return second, first
+    return None
+
+
+def asserted_checks(
+    updated: cst.CSTNode, checks: list[tuple[tuple[str, ...], cst.BaseExpression]]
+) -> cst.Call:
+    """``self.assertEqual(x, {"error": M})`` -> ``self.assertTrue(x["success"] is False and
+    x["error"]["message"] == M)``, as ``x == {...}`` becomes; ``assertNotEqual`` ->
+    ``self.assertFalse(x.get("success") is False and ...)``, which a success response passes.
+    A message argument stays."""
+    assert isinstance(updated, cst.Call) and isinstance(updated.func, cst.Attribute)
+    found = compared_dict(updated)
+    assert found is not None
+    negated = call_name(updated) in _DICT_NOT_EQUAL
+    test = envelope_checks(found[0], checks, lenient=negated)
+    compared = [a for a in updated.args if a.keyword is None and not a.star][:2]
+    rest = [a for a in updated.args if not any(a is c for c in compared)]
+    method = cst.Name("assertFalse" if negated else "assertTrue")
+    return updated.with_changes(
+        func=updated.func.with_changes(attr=method), args=[cst.Arg(test), *rest]
     )

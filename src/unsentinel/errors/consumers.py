@@ -22,8 +22,14 @@ import libcst.matchers as m
 
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.syntax import NodeIndex
-from unsentinel.errors.case_assertions import assert_failed, asserting_call, assertion_evidence
+from unsentinel.errors.case_assertions import (
+    assert_failed,
+    asserted_checks,
+    asserting_call,
+    assertion_evidence,
+)
 from unsentinel.errors.envelope_reads import and_chain, failed, new_path, resubscript
+from unsentinel.errors.placement import fit
 from unsentinel.errors.readers import SERIALISERS
 from unsentinel.errors.response_reads import FunctionReads, KeyRead
 from unsentinel.errors.shapes import (
@@ -210,7 +216,7 @@ class ConsumerFinder:
     def _rewrite_compare(
         self,
         state: FunctionReads,
-        comparison: cst.Comparison,
+        comparison: cst.Comparison | cst.Call,
         left: cst.BaseExpression,
         literal: cst.Dict,
         evidenced: set[str],
@@ -236,7 +242,19 @@ class ConsumerFinder:
             elif key != "status":
                 checks.append((("error", "details", key), values[key]))
         self._report(comparison)
-        self.context.replace(comparison, lambda updated: and_chain(updated, checks))
+        if isinstance(comparison, cst.Call):  # ``self.assertEqual(resp, {...})``
+            self.context.replace(
+                comparison,
+                lambda updated: fit(self.context, asserted_checks(updated, checks), comparison),
+            )
+            return
+        negated = isinstance(self.context.parent(comparison), cst.UnaryOperation)
+        self.context.replace(
+            comparison,
+            lambda updated: fit(
+                self.context, and_chain(updated, checks, parenthesized=negated), comparison
+            ),
+        )
 
     def _report(self, node: cst.CSTNode) -> None:
         self.context.report(

@@ -87,10 +87,27 @@ def fit(
     unit = context.module.default_indent
     line_length = context.config.line_length
     fitted = fit_to_line(
-        built, column=position.column - 1, base=base, indent_unit=unit, line_length=line_length
+        built,
+        column=position.column - 1,
+        base=base,
+        indent_unit=unit,
+        line_length=line_length,
+        bracketed=_in_brackets(context, site),
     )
     layout = dict_comments.Layout(base, len(block), unit, line_length)
     return dict_comments.place_comments(fitted, comments or {}, layout, multiline=multiline)
+
+
+def _in_brackets(context: RuleContext, site: cst.CSTNode) -> bool:
+    """Does ``site`` sit inside brackets of its statement, where a line may break freely?"""
+    for ancestor in context.ancestors(site):
+        if isinstance(ancestor, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            return False
+        if isinstance(ancestor, (cst.Call, cst.Dict, cst.List, cst.Tuple, cst.Set, cst.Subscript)):
+            return True
+        if isinstance(ancestor, cst.BaseExpression) and ancestor.lpar:
+            return True
+    return False
 
 
 def _indentation(line: str) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from unsentinel.core.syntax import NodeIndex, string_key
+from unsentinel.errors.case_assertions import compared_dict
 from unsentinel.errors.readers import SERIALISERS
 from unsentinel.errors.shapes import call_name, is_json_loads
 from unsentinel.errors.tool_calls import tool_called
@@ -35,7 +36,8 @@ class FunctionReads:
 
     group_of: dict[str, tuple[int, int | None]] = field(default_factory=dict)
     reads: list[KeyRead] = field(default_factory=list)
-    literal_compares: list[tuple[cst.Comparison, cst.BaseExpression, cst.Dict]] = field(
+    # ``resp == {...}`` and ``self.assertEqual(resp, {...})``: (node, resp, the dict)
+    literal_compares: list[tuple[cst.Comparison | cst.Call, cst.BaseExpression, cst.Dict]] = field(
         default_factory=list
     )
     failed_groups: set[int] = field(default_factory=set)
@@ -62,6 +64,10 @@ class FunctionReads:
         for comparison in nodes.within(cst.Comparison, function):
             state._status_check(comparison)
             state._literal_compare(comparison)
+        for call in nodes.within(cst.Call, function):
+            compared = compared_dict(call)
+            if compared is not None:
+                state.literal_compares.append((call, *compared))
         return state
 
     def root(self, node: cst.BaseExpression) -> str | None:

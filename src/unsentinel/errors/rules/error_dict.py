@@ -448,8 +448,13 @@ class ErrorDict(Rule):
         self.context.report(self, node, message, kind=Kind.ERROR, action=Action.REPORT)
 
     def _in_assertion(self, node: cst.CSTNode) -> bool:
+        """An expected value: in an ``assert``, a comparison or a ``self.assert*(...)`` call."""
         return any(
-            isinstance(a, (cst.Assert, cst.Comparison)) for a in self.context.ancestors(node)
+            isinstance(a, (cst.Assert, cst.Comparison))
+            or isinstance(a, cst.Call)
+            and isinstance(a.func, cst.Attribute)
+            and a.func.attr.value.startswith("assert")
+            for a in self.context.ancestors(node)
         )
 
     # -- readers ------------------------------------------------------------------------
