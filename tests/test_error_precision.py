@@ -286,3 +286,53 @@ def test_a_multiline_dict_without_comments_stays_multiline() -> None:
     source = 'def f(e):\n    return jsonify({\n        "error": str(e),\n    }), 500\n'
     new, _sites = rewrite_source(source, Config(line_length=200), None, rules=[ErrorDict])
     assert '    return jsonify({\n        "success": False,\n' in new
+
+
+MULTI_LINE_VALUES = """
+def handle(error, api_name):
+    if error:
+        return {
+            'status': 'error',
+            'message': (
+                f'Access denied for Billing {api_name}. '
+                'Ask the owner of the account for the permission.'
+            ),
+            'request_id': error.response.get('ResponseMetadata', {}).get(
+                'RequestIdentifierOfTheCall', 'Unknown'
+            ),
+        }
+"""
+
+MULTI_LINE_VALUES_MOVED = """
+def handle(error, api_name):
+    if error:
+        return {
+            "success": False,
+            "error": ErrorDetail(
+                code=error_codes.PERMISSION_DENIED,
+                message=(
+                    f'Access denied for Billing {api_name}. '
+                    'Ask the owner of the account for the permission.'
+                ),
+                details={
+                    'request_id': error.response.get('ResponseMetadata', {}).get(
+                        'RequestIdentifierOfTheCall', 'Unknown'
+                    ),
+                },
+            ).to_dict(),
+        }
+"""
+
+
+def test_a_multi_line_value_moves_with_its_key() -> None:
+    """A value laid over several lines keeps its lines, indented as deep as its new place
+    (its closing bracket lines up with the line that opens it); no line is left holding
+    only blanks; a key the dict had keeps its own quotes."""
+    new, _sites = rewrite_source(
+        textwrap.dedent(MULTI_LINE_VALUES).lstrip("\n"),
+        Config(line_length=99),
+        None,
+        rules=[ErrorDict],
+    )
+    assert new[new.index("def handle") :] == textwrap.dedent(MULTI_LINE_VALUES_MOVED).lstrip("\n")
+    assert [line for line in new.splitlines() if line != line.rstrip()] == []

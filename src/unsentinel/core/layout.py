@@ -8,8 +8,9 @@ their shape: continuation lines move by as many columns as the value's start mov
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TypeVar
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TypeVar, cast
 
 import libcst as cst
 
@@ -73,43 +74,60 @@ def fit_to_line(
     indent_unit: str,
     line_length: int,
     bracketed: bool = True,
+    moved: Mapping[int, int] | None = None,
 ) -> cst.BaseExpression:
     """``node``, with its brackets broken one element per line where its one-line form
-    would pass ``line_length`` -- outermost bracket first, inner ones only while still too
-    long -- as black and ruff lay code out (magic trailing comma, hugging the statement).
-    A chain of ``and`` / ``or`` breaks before each operator, inside parentheses of its own
-    unless it already sits in brackets (``bracketed``).
+    would pass ``line_length`` (or spans lines already) -- outermost bracket first, inner
+    ones only while still too long -- as black and ruff lay code out (magic trailing comma,
+    hugging the statement). A chain of ``and`` / ``or`` breaks before each operator, inside
+    parentheses of its own unless it already sits in brackets (``bracketed``).
 
     ``column`` is where the node starts (0-based) and ``base`` the indentation of its first
-    line beyond the enclosing block's, which LibCST adds itself.
+    line beyond the enclosing block's, which LibCST adds itself. ``moved`` names the values
+    carried over from the source that span several lines (by ``id``), each with the
+    indentation (beyond the block) of the line it started on there: such a value keeps its
+    lines as its author broke them, every continuation line moved as far as the line it
+    starts on moved (see :func:`shift_lines`).
     """
-    return _fit(node, column, base, indent_unit, line_length, bracketed=bracketed)
+    layout = _Layout(indent_unit, line_length, moved or {})
+    return _fit(node, column, base, layout, bracketed=bracketed)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    unit: str
+    limit: int
+    moved: Mapping[int, int]
 
 
 _E = TypeVar("_E", cst.Arg, cst.BaseDictElement, cst.BaseElement)
+_N = TypeVar("_N", bound=cst.CSTNode)
 
 
 def _fit(
     node: cst.BaseExpression,
     column: int,
     base: str,
-    unit: str,
-    limit: int,
+    layout: _Layout,
     *,
     bracketed: bool = True,
 ) -> cst.BaseExpression:
-    if column + len(_one_line(node)) <= limit:
+    if id(node) in layout.moved:  # the author's lines, moved with the line they start on
+        return shift_lines(node, len(base) - layout.moved[id(node)])
+    one_line = _one_line(node)
+    if "\n" not in one_line and column + len(one_line) <= layout.limit:
         return node
+    inner = base + layout.unit
     if isinstance(node, cst.Call) and not node.args and isinstance(node.func, cst.Attribute):
         # ``ErrorDetail(...).to_dict()``: break the call the method is called on.
-        inner = _fit(node.func.value, column, base, unit, limit)
-        return node.with_changes(func=node.func.with_changes(value=inner))
+        called = _fit(node.func.value, column, base, layout)
+        return node.with_changes(func=node.func.with_changes(value=called))
     if isinstance(node, cst.Call) and len(node.args) == 1 and not node.args[0].star:
         # One argument: on a line of its own, without a trailing comma (black's right-hand
         # split); broken further only if that line is still too long.
-        arg = _fit_element(node.args[0], base + unit, unit, limit)
+        arg = _fit_element(node.args[0], inner, layout)
         return node.with_changes(
-            whitespace_before_args=_newline(base + unit),
+            whitespace_before_args=_newline(inner),
             args=[
                 arg.with_changes(
                     comma=cst.MaybeSentinel.DEFAULT, whitespace_after_arg=_newline(base)
@@ -117,25 +135,22 @@ def _fit(
             ],
         )
     if isinstance(node, cst.Call) and node.args:
-        args = [_fit_element(a, base + unit, unit, limit) for a in node.args]
+        args = [_fit_element(a, inner, layout) for a in node.args]
         return node.with_changes(
-            whitespace_before_args=_newline(base + unit),
-            args=_one_per_line(args, base + unit, base),
+            whitespace_before_args=_newline(inner), args=_one_per_line(args, inner, base)
         )
     if isinstance(node, cst.Dict) and node.elements:
-        items = _one_per_line(
-            [_fit_element(e, base + unit, unit, limit) for e in node.elements], base + unit, base
-        )
-        lbrace = node.lbrace.with_changes(whitespace_after=_newline(base + unit))
+        items = _one_per_line([_fit_element(e, inner, layout) for e in node.elements], inner, base)
+        lbrace = node.lbrace.with_changes(whitespace_after=_newline(inner))
         return node.with_changes(lbrace=lbrace, elements=items)
     if isinstance(node, cst.List) and node.elements:
         elements = _one_per_line(
-            [_fit_element(e, base + unit, unit, limit) for e in node.elements], base + unit, base
+            [_fit_element(e, inner, layout) for e in node.elements], inner, base
         )
-        lbracket = node.lbracket.with_changes(whitespace_after=_newline(base + unit))
+        lbracket = node.lbracket.with_changes(whitespace_after=_newline(inner))
         return node.with_changes(lbracket=lbracket, elements=elements)
     if isinstance(node, cst.BooleanOperation):
-        return _fit_operands(node, base, unit, bracketed=bracketed)
+        return _fit_operands(node, base, layout.unit, bracketed=bracketed)
     return node
 
 
@@ -169,30 +184,86 @@ def _break_before_operators(
     return node.with_changes(left=left, operator=spaced)
 
 
-def _fit_element(element: _E, indent: str, unit: str, limit: int) -> _E:
+def _fit_element(element: _E, indent: str, layout: _Layout) -> _E:
     """An argument or element on its own line at ``indent``: fit its value past the label."""
     if isinstance(element, cst.Arg):
-        label = f"{element.keyword.value}=" if element.keyword is not None else ""
-        value = _fit(element.value, len(indent) + len(label), indent, unit, limit)
+        label = f"{element.keyword.value}=" if element.keyword is not None else element.star
+        value = _fit(element.value, len(indent) + len(label), indent, layout)
         return element.with_changes(value=value)
     if isinstance(element, cst.DictElement):
         label = _one_line(element.key) + ": "
-        value = _fit(element.value, len(indent) + len(label), indent, unit, limit)
+        value = _fit(element.value, len(indent) + len(label), indent, layout)
+        return element.with_changes(value=value)
+    if isinstance(element, cst.StarredDictElement):
+        value = _fit(element.value, len(indent) + 2, indent, layout)
         return element.with_changes(value=value)
     if isinstance(element, cst.Element):
-        return element.with_changes(value=_fit(element.value, len(indent), indent, unit, limit))
+        return element.with_changes(value=_fit(element.value, len(indent), indent, layout))
     return element
 
 
 def _one_per_line(elements: Sequence[_E], inner: str, base: str) -> list[_E]:
     """Every element ends with a comma and a line break: to the next element at ``inner``,
-    after the last one to the closing bracket at ``base``."""
+    after the last one to the closing bracket at ``base`` (an argument's own space before
+    the bracket dropped: it would leave a line of blanks)."""
     laid_out = []
     for index, element in enumerate(elements):
         after = _newline(base if index == len(elements) - 1 else inner)
         comma = cst.Comma(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=after)
-        laid_out.append(element.with_changes(comma=comma))
+        laid = element.with_changes(comma=comma)
+        if isinstance(laid, cst.Arg) and not _has_comment(laid.whitespace_after_arg):
+            laid = laid.with_changes(whitespace_after_arg=cst.SimpleWhitespace(""))
+        laid_out.append(laid)
     return laid_out
+
+
+def shift_lines(node: _N, delta: int) -> _N:
+    """``node`` with each line it continues onto moved ``delta`` columns (blanks removed
+    from the start of a line, never anything else): the indentation of its line breaks and
+    of its comment lines. The inside of a string is text, and stays as it is."""
+    if delta == 0:
+        return node
+    return cast(_N, node.visit(_Shift(delta)))
+
+
+class _Shift(cst.CSTTransformer):
+    def __init__(self, delta: int) -> None:
+        super().__init__()
+        self._delta = delta
+
+    def leave_ParenthesizedWhitespace(
+        self, original_node: cst.ParenthesizedWhitespace, updated_node: cst.ParenthesizedWhitespace
+    ) -> cst.ParenthesizedWhitespace:
+        last = updated_node.last_line.with_changes(value=self._moved(updated_node.last_line.value))
+        return updated_node.with_changes(last_line=last)
+
+    def leave_EmptyLine(
+        self, original_node: cst.EmptyLine, updated_node: cst.EmptyLine
+    ) -> cst.EmptyLine:
+        if updated_node.comment is None:
+            return updated_node  # a blank line: nothing to indent
+        space = updated_node.whitespace.with_changes(
+            value=self._moved(updated_node.whitespace.value)
+        )
+        return updated_node.with_changes(whitespace=space)
+
+    def _moved(self, space: str) -> str:
+        if self._delta > 0:
+            return " " * self._delta + space
+        blanks = len(space) - len(space.lstrip(" "))
+        return space[min(blanks, -self._delta) :]
+
+
+def _has_comment(node: cst.CSTNode) -> bool:
+    found = False
+
+    class _Find(cst.CSTVisitor):
+        def visit_Comment(self, comment: cst.Comment) -> None:
+            nonlocal found
+            found = True
+
+    node.visit(_Find())
+    return found
 
 
 def _newline(indent: str) -> cst.ParenthesizedWhitespace:

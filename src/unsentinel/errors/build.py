@@ -11,7 +11,7 @@ the repository configures a helper (``error-target = "helper"``).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar, cast
 
@@ -124,10 +124,15 @@ def keyword(name: str, value: cst.BaseExpression) -> cst.Arg:
 
 
 def details_dict(
-    entries: Sequence[tuple[str, cst.BaseExpression]], spreads: Sequence[cst.BaseExpression]
+    entries: Sequence[tuple[str, cst.BaseExpression]],
+    spreads: Sequence[cst.BaseExpression],
+    keys: Mapping[str, cst.BaseExpression] | None = None,
 ) -> cst.Dict | None:
+    """``{**spread, "key": value, ...}``; a key the old dict had keeps its own literal
+    (``keys``: its quotes are the project's, not ours)."""
+    keys = keys or {}
     elements: list[cst.BaseDictElement] = [cst.StarredDictElement(value=s) for s in spreads]
-    elements.extend(cst.DictElement(string(key), value) for key, value in entries)
+    elements.extend(cst.DictElement(keys.get(key) or string(key), value) for key, value in entries)
     return cst.Dict(elements) if elements else None
 
 

@@ -72,9 +72,16 @@ def fit(
     site: cst.CSTNode,
     comments: CommentPlan | None = None,
     multiline: bool = False,
+    *,
+    carried_from: tuple[cst.BaseExpression, cst.CSTNode] | None = None,
 ) -> cst.BaseExpression:
     """Break the new construction over lines as the project's formatter would, keeping
-    a multi-line dict multi-line and every comment it held."""
+    a multi-line dict multi-line and every comment it held.
+
+    ``carried_from``: the construction as built from the site's own nodes (before other
+    edits were carried into it) and the node it took them from. A value of it that spans
+    lines keeps the author's line breaks, indented as deep as its new place.
+    """
     position = context.position(site)
     lines = context.text.splitlines()
     statement = next(
@@ -86,6 +93,7 @@ def fit(
     base = _indentation(lines[position.line - 1])[len(block) :]
     unit = context.module.default_indent
     line_length = context.config.line_length
+    moved = _moved(context, built, carried_from, len(block)) if carried_from else {}
     fitted = fit_to_line(
         built,
         column=position.column - 1,
@@ -93,9 +101,59 @@ def fit(
         indent_unit=unit,
         line_length=line_length,
         bracketed=_in_brackets(context, site),
+        moved=moved,
     )
     layout = dict_comments.Layout(base, len(block), unit, line_length)
     return dict_comments.place_comments(fitted, comments or {}, layout, multiline=multiline)
+
+
+def _moved(
+    context: RuleContext,
+    built: cst.BaseExpression,
+    carried_from: tuple[cst.BaseExpression, cst.CSTNode],
+    block: int,
+) -> dict[int, int]:
+    """The values of ``built`` carried over from the source over several lines (by
+    ``id``), each with the indentation beyond the block of the line it started on.
+
+    ``before`` is ``built`` as it was made from the source's nodes: walked side by side
+    with ``built`` (the same shape, but where another edit changed a part), a source node
+    met in ``before`` names its counterpart in ``built``.
+    """
+    before, source = carried_from
+    lines = context.text.splitlines()
+    spanning: dict[int, cst.CSTNode] = {}
+
+    class _Collect(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if isinstance(node, cst.BaseExpression) and "\n" in context.code_for(node):
+                spanning[id(node)] = node
+                return True
+            return not isinstance(node, cst.BaseExpression) or isinstance(node, cst.Dict)
+
+    source.visit(_Collect())
+    moved: dict[int, int] = {}
+
+    def walk(old: cst.CSTNode, new: cst.CSTNode) -> None:
+        if id(old) in spanning and old is not source:
+            moved[id(new)] = len(_indentation(lines[_first_line(context, old) - 1])) - block
+            return
+        old_children, new_children = old.children, new.children
+        if len(old_children) == len(new_children):
+            for old_child, new_child in zip(old_children, new_children, strict=True):
+                walk(old_child, new_child)
+
+    walk(before, built)
+    return moved
+
+
+def _first_line(context: RuleContext, node: cst.CSTNode) -> int:
+    """The line ``node`` starts on, its own parentheses included (LibCST's syntactic
+    position starts inside them)."""
+    line = context.position(node).line
+    if isinstance(node, cst.BaseExpression):
+        line -= sum(context.code_for(paren).count("\n") for paren in node.lpar)
+    return line
 
 
 def _in_brackets(context: RuleContext, site: cst.CSTNode) -> bool:

@@ -114,8 +114,20 @@ def error_at(
         entries.append(("param_name", build.string(param)))
     entries += [(k, cst.Name(v)) for k, v in text.placeholders if k not in extras]
     entries += list(extras.items())
-    details = build.details_dict(_unique(entries), list(spreads))
+    details = build.details_dict(_unique(entries), list(spreads), _keys(context, extras))
     return ErrorAtSite(SiteError(code.value, message, details), code, handler.exceptions)
+
+
+def _keys(
+    context: RuleContext, extras: dict[str, cst.BaseExpression]
+) -> dict[str, cst.BaseExpression]:
+    """The literal each extra key was written as in the old dict (``'request_id'``)."""
+    keys: dict[str, cst.BaseExpression] = {}
+    for key, value in extras.items():
+        element = context.parent(value)
+        if isinstance(element, cst.DictElement) and element.value is value:
+            keys[key] = element.key
+    return keys
 
 
 def declared_type(extras: dict[str, cst.BaseExpression]) -> str | None:

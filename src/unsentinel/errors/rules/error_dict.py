@@ -410,6 +410,7 @@ class ErrorDict(Rule):
                 node,
                 comments,
                 multiline,
+                carried_from=(response, node),
             ),
         )
 
