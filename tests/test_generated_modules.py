@@ -1,6 +1,7 @@
 """The modules unsentinel writes into a user's repository read well and carry nothing of ours:
 no words from our documents or fixtures, no literal ``\\n``, clean under ruff at the default
-line length, and one line saying they were generated and may be edited."""
+line length (pydocstyle's D1 and isort included) and under a project's own quote style and
+import sections, and one line saying they were generated and may be edited."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from unsentinel.core.project import ImportStyle
+from unsentinel.core.style import styled
 from unsentinel.errors.emit import DATACLASS_MODEL, HELPER, PYDANTIC_MODEL, render_codes
 from unsentinel.warnings.emit.model_module import dataclass_model, pydantic_model
 
@@ -54,7 +57,7 @@ def test_clean_under_ruff_at_the_default_line_length(name: str, tmp_path: Path) 
             "check",
             "--isolated",
             "--select",
-            "E,W,F,UP,B,RUF",
+            "E,W,F,UP,B,RUF,D1,I",
             "--line-length",
             "88",
             str(module),
@@ -69,6 +72,32 @@ def test_clean_under_ruff_at_the_default_line_length(name: str, tmp_path: Path) 
         text=True,
     )
     assert formatted.returncode == 0, formatted.stdout + formatted.stderr
+
+
+PROJECT_STYLE = """
+[tool.ruff.format]
+quote-style = "single"
+[tool.ruff.lint]
+select = ["E", "W", "F", "D1", "I"]
+[tool.ruff.lint.isort]
+no-sections = true
+"""
+
+
+@pytest.mark.parametrize("name", list(GENERATED))
+def test_clean_under_the_projects_quote_style_and_import_sections(
+    name: str, tmp_path: Path
+) -> None:
+    """With ``quote-style = "single"`` and ``no-sections``, as a project may have them."""
+    (tmp_path / "pyproject.toml").write_text(PROJECT_STYLE)
+    module = tmp_path / "generated.py"
+    module.write_text(styled(GENERATED[name], ImportStyle(no_sections=True), "'"))
+    ruff = [sys.executable, "-m", "ruff"]
+    for command in (["check"], ["format", "--check", "--diff"]):
+        done = subprocess.run(
+            [*ruff, *command, str(module)], capture_output=True, text=True, cwd=tmp_path
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_the_generated_warning_codes_module_is_clean(tmp_path: Path) -> None:

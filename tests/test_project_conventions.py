@@ -5,6 +5,9 @@ package can import it and as the project's tools would have written it.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -12,6 +15,8 @@ from click.testing import CliRunner
 from conftest import WriteTree
 
 from unsentinel.cli import main
+from unsentinel.core.model import Mode
+from unsentinel.registry import load_config, run
 
 
 @pytest.fixture
@@ -68,3 +73,155 @@ def test_a_module_generated_at_the_root_of_an_installed_project_is_warned_about(
     assert len(warnings) == 2, result.stderr
     assert "error_codes.py" in warnings[0] and "error-codes-module" in warnings[0]
     assert "error_model.py" in warnings[1] and "error-model-module" in warnings[1]
+
+
+# -- layout as the project's formatter has it ------------------------------------------------
+
+
+def _files(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(textwrap.dedent(text).lstrip("\n"), "utf-8")
+    return root
+
+
+def _diff(root: Path, files: dict[str, str]) -> dict[str, str]:
+    """The new text of every file ``diff`` changes or creates, by path from the root."""
+    _files(root, files)
+    result = run([root], load_config((root,)), Mode.DIFF, jobs=1)
+    assert not result.failed, result.failed
+    return {
+        Path(r.path).resolve().relative_to(root).as_posix(): r.new_text or ""
+        for r in result.all_results
+        if r.changed
+    }
+
+
+ACCESS_DENIED = """
+def handle(error, api_name):
+    if error:
+        return {
+            'status': 'error',
+            'error_type': 'access_denied',
+            'message': (
+                f'Access denied for Billing {api_name}. '
+                'Ask the owner of the account for the permission.'
+            ),
+            'request_id': error.response.get('ResponseMetadata', {}).get(
+                'RequestIdentifierOfTheCall', 'Unknown'
+            ),
+        }
+    return {'status': 'success'}
+"""
+
+REWRITTEN = """
+from pkg import error_codes
+from pkg.error_model import ErrorDetail
+
+
+def handle(error, api_name):
+    if error:
+        return {
+            {q}success{q}: False,
+            {q}error{q}: ErrorDetail(
+                code=error_codes.PERMISSION_DENIED,
+                message=(
+                    f'Access denied for Billing {api_name}. '
+                    'Ask the owner of the account for the permission.'
+                ),
+                details={
+                    'error_type': 'access_denied',
+                    'request_id': error.response.get('ResponseMetadata', {}).get(
+                        'RequestIdentifierOfTheCall', 'Unknown'
+                    ),
+                },
+            ).to_dict(),
+        }
+    return {'status': 'success'}
+"""
+
+
+def _expected(quote: str) -> str:
+    return textwrap.dedent(REWRITTEN).lstrip("\n").replace("{q}", quote)
+
+
+def test_multi_line_values_move_with_their_key(tmp_path: Path) -> None:
+    """A value laid over several lines keeps its lines, indented as deep as its new place:
+    its closing bracket lines up with the line that opens it, no line is left holding only
+    spaces, and the keys the dict had keep their quotes."""
+    files = {"pkg/__init__.py": "", "pkg/s.py": ACCESS_DENIED}
+    new = _diff(tmp_path, {"pyproject.toml": "[tool.ruff]\nline-length = 99\n", **files})
+    assert new["pkg/s.py"] == _expected('"')
+    assert not [line for line in new["pkg/s.py"].splitlines() if line != line.rstrip()]
+
+
+def test_new_strings_take_the_projects_quote_style(tmp_path: Path) -> None:
+    """``quote-style = "single"``: the keys the rewrite adds are single-quoted as well; the
+    project's own strings keep the quotes they had."""
+    config = '[tool.ruff]\nline-length = 99\n[tool.ruff.format]\nquote-style = "single"\n'
+    files = {"pyproject.toml": config, "pkg/__init__.py": "", "pkg/s.py": ACCESS_DENIED}
+    new = _diff(tmp_path, files)
+    assert new["pkg/s.py"] == _expected("'")
+
+
+def test_the_rewrite_is_clean_under_the_projects_own_ruff(tmp_path: Path) -> None:
+    """Formatted and lint-clean (pydocstyle's D1 and isort included) under the project's
+    configuration: its line length, quote style and import sections."""
+    config = textwrap.dedent(
+        """
+        [tool.ruff]
+        line-length = 99
+        [tool.ruff.format]
+        quote-style = "single"
+        [tool.ruff.lint.isort]
+        no-sections = true
+        """
+    )
+    files = {
+        "pyproject.toml": config,
+        "pkg/__init__.py": "",
+        "pkg/s.py": ACCESS_DENIED,
+        "pkg/batch.py": BATCH_WITH_IMPORTS,
+        "pkg/util.py": "def clean(text):\n    return text\n",
+    }
+    ruff = [sys.executable, "-m", "ruff"]
+    sources = ["pkg/s.py", "pkg/batch.py"]
+    before = _files(tmp_path, files)
+    for command in (["check", "--select", "E,W,F,I"], ["format", "--check"]):
+        fair = subprocess.run([*ruff, *command, *sources], capture_output=True, cwd=before)
+        assert fair.returncode == 0, fair.stdout  # the project is clean before the rewrite
+    new = _diff(tmp_path, files)
+    imports = "import re\nfrom pkg import error_codes\nfrom pkg.error_model import ErrorDetail\n"
+    assert new["pkg/batch.py"].startswith(
+        f'"""Batches."""\n\n{imports}from pkg.util import clean\n'
+    )
+    for name, text in new.items():
+        (tmp_path / name).write_text(text, "utf-8")
+    generated = ["pkg/error_model.py", "pkg/error_codes.py"]
+    for rules, paths in (("E,W,F,I", list(new)), ("E,W,F,I,D1", generated)):
+        lint = [*ruff, "check", "--select", rules, "--ignore", "D203,D213", *paths]
+        checked = subprocess.run(lint, capture_output=True, text=True, cwd=tmp_path)
+        assert checked.returncode == 0, checked.stdout
+    formatted = subprocess.run(
+        [*ruff, "format", "--check", "--diff", *sources, *generated],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert formatted.returncode == 0, formatted.stdout + formatted.stderr
+
+
+BATCH_WITH_IMPORTS = '''
+"""Batches."""
+
+import re
+from pkg.util import clean
+
+PATTERN = re.compile(clean('x'))
+
+
+def batch_update(requests):
+    if not requests:
+        return {'error': 'requests list cannot be empty'}
+    return {'replies': []}
+'''

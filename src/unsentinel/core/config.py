@@ -32,8 +32,11 @@ from unsentinel.core.config_checks import (
 from unsentinel.core.project import (
     DEFAULT_LINE_LENGTH,
     DEFAULT_TARGET,
+    ImportStyle,
+    project_import_style,
     project_line_length,
     project_package,
+    project_quote,
     requires_python_target,
     unshipped_root_module,
 )
@@ -83,6 +86,10 @@ class Config:
     target_version: str = ""  # "py310"; unset: the lowest Python `requires-python` allows
     # Where generated calls wrap: the target project's ruff / black setting, not ours.
     line_length: int = DEFAULT_LINE_LENGTH
+    # The quote new strings take, and how new imports are sorted: the project's ruff /
+    # isort settings too.
+    quote: str = '"'
+    import_style: ImportStyle = field(default_factory=ImportStyle)
     # The lowest Python the output must be valid for (target-version, else requires-python).
     target: tuple[int, int] = DEFAULT_TARGET
     # Each feature's validated settings, keyed by their class (see :class:`Section`).
@@ -156,9 +163,12 @@ class Section:
 
 
 # Config fields that are not [tool.unsentinel] keys: where the project is, what it already
-# says elsewhere (the line length comes from its ruff / black configuration), and the
-# features' sections (whose keys their own settings classes list).
-NOT_SETTINGS = frozenset({"root", "source", "line_length", "target", "sections"})
+# says elsewhere (the line length, quote and import style come from its ruff / black /
+# isort configuration), and the features' sections (whose keys their own settings classes
+# list).
+NOT_SETTINGS = frozenset(
+    {"root", "source", "line_length", "quote", "import_style", "target", "sections"}
+)
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -235,6 +245,8 @@ def load_config(
         root=root,
         source=source,
         line_length=project_line_length(root),
+        quote=project_quote(root),
+        import_style=project_import_style(root),
         sections=parsed,
         **settings,
     )

@@ -10,14 +10,23 @@ from typing import Any
 
 import libcst as cst
 
+from unsentinel.core.quotes import new_strings_quoted
+
 
 class EditApplier(cst.CSTTransformer):
-    """Replaces each original node that has a builder by ``builder(updated_node)``."""
+    """Replaces each original node that has a builder by ``builder(updated_node)``, the
+    strings it adds in the project's ``quote``."""
 
-    def __init__(self, edits: dict[cst.CSTNode, Any]) -> None:
+    def __init__(self, edits: dict[cst.CSTNode, Any], quote: str = '"') -> None:
         super().__init__()
         self._edits = edits
+        self._quote = quote
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
         builder = self._edits.get(original_node)
-        return updated_node if builder is None else builder(updated_node)
+        if builder is None:
+            return updated_node
+        replacement = builder(updated_node)
+        if isinstance(replacement, cst.CSTNode):
+            return new_strings_quoted(replacement, updated_node, self._quote)
+        return replacement

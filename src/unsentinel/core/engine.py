@@ -82,7 +82,7 @@ def apply_edits(context: RuleContext, suite: Suite) -> cst.Module:
 
     module = context.module
     if context.edits:
-        module = module.visit(EditApplier(context.edits))
+        module = module.visit(EditApplier(context.edits, context.config.quote))
     if context.imports or context.removed_imports:
         module = _fix_imports(module, context, suite)
     return module
@@ -398,5 +398,10 @@ def _fix_imports(module: cst.Module, context: RuleContext, suite: Suite) -> cst.
         )
 
     return fix_imports(
-        module, context.imports, context.removed_imports, context.module_name, is_first_party
+        module,
+        context.imports,
+        context.removed_imports,
+        context.module_name,
+        is_first_party,
+        context.config.import_style,
     )

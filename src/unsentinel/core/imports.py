@@ -2,20 +2,24 @@
 
 LibCST's ``AddImportsVisitor`` appends after the last import and ``RemoveImportsVisitor``
 drops a statement together with the blank line before it; both make diffs noisier than a
-person would. Here a new ``from pkg.mod import Name`` joins the block of imports from the
-same top-level package, at its sorted place, or starts a new block after the last import;
-a removed statement hands its blank lines and comments on to the statement after it.
-Merging a name into an existing ``from X import ...`` is left to LibCST, which handles
+person would. Here a new ``from pkg.mod import Name`` joins the block of imports of its
+isort section, at its sorted place (``import x`` lines before ``from x import`` lines, as
+isort and ruff sort them unless ``force-sort-within-sections``; one block for all but
+``__future__`` with ``no-sections``), or starts a new block where isort puts that
+section; a removed statement hands its blank lines and comments on to the statement after
+it. Merging a name into an existing ``from X import ...`` is left to LibCST, which handles
 parenthesised lists and trailing commas.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
+
+from unsentinel.core.project import ImportStyle
+from unsentinel.core.style import SECTION_ORDER, order_key, section_of
 
 Statement = cst.SimpleStatementLine | cst.BaseCompoundStatement
 
@@ -33,17 +37,18 @@ def fix_imports(
     remove: Sequence[ImportRequest],
     module_name: str = "",
     is_first_party: Callable[[str], bool] = lambda _: False,
+    style: ImportStyle = ImportStyle(),  # noqa: B008 (a frozen value)
 ) -> cst.Module:
     if remove:
         module = _remove_unused(module, remove)
     merged = [r for r in add if r.name is not None and _from_import_of(module, r.module)]
     fresh = [r for r in add if r not in merged and not _already_imported(module, r)]
-    section = _sections(is_first_party)
+    section = _sections(is_first_party, style)
     had_imports = any(_import_module(s) is not None for s in module.body)
     for request in sorted(fresh, key=lambda r: (r.module, r.name or "")):
-        module = _insert(module, request, section)
+        module = _insert(module, request, section, style)
     if fresh and not had_imports:
-        module = _separate_from_code(module)
+        module = _separate_from_code(module, style.lines_after_imports)
     if merged:
         # Imported here: libcst.codemod pulls in libcst.matchers (a third of a second),
         # which a run that merges no import never needs.
@@ -154,35 +159,35 @@ def _names_used_outside_imports(module: cst.Module) -> set[str]:
 # -- insertion ----------------------------------------------------------------------------
 
 
-def _sections(is_first_party: Callable[[str], bool]) -> Callable[[str], str]:
-    """isort's sections: __future__, standard library, third party, first party."""
-
-    def section(module: str) -> str:
-        top = module.split(".")[0]
-        if module.startswith(".") or is_first_party(top):
-            return "firstparty"
-        if top == "__future__":
-            return "future"
-        if top in sys.stdlib_module_names:
-            return "stdlib"
-        return "thirdparty"
-
-    return section
+def _sections(is_first_party: Callable[[str], bool], style: ImportStyle) -> Callable[[str], str]:
+    """isort's section of a module (:func:`unsentinel.core.style.section_of`)."""
+    return lambda module: section_of(module, style, is_first_party)
 
 
-def _separate_from_code(module: cst.Module) -> cst.Module:
-    """A new import block at the top of a module gets a blank line before the code."""
+def _separate_from_code(module: cst.Module, lines_after_imports: int) -> cst.Module:
+    """A new import block at the top of a module gets blank lines before the code: as
+    many as ``lines-after-imports`` says, else two before a class or function and one
+    before anything else (as isort, ruff and black have it)."""
     body = list(module.body)
     for index, statement in enumerate(body):
         if _import_module(statement) is None and index and _import_module(body[index - 1]):
-            if not statement.leading_lines:
-                body[index] = statement.with_changes(leading_lines=[cst.EmptyLine()])
+            wanted = lines_after_imports
+            if wanted < 0:
+                definition = (cst.FunctionDef, cst.ClassDef)
+                wanted = 2 if isinstance(statement, definition) else 1
+            lines = list(statement.leading_lines)
+            blanks = next(
+                (i for i, line in enumerate(lines) if line.comment is not None), len(lines)
+            )
+            if blanks < wanted:
+                lines[:blanks] = [cst.EmptyLine()] * wanted
+                body[index] = statement.with_changes(leading_lines=lines)
             break
     return module.with_changes(body=body)
 
 
 def _insert(
-    module: cst.Module, request: ImportRequest, section: Callable[[str], str]
+    module: cst.Module, request: ImportRequest, section: Callable[[str], str], style: ImportStyle
 ) -> cst.Module:
     statement = _statement_for(request)
     body = list(module.body)
@@ -197,7 +202,7 @@ def _insert(
     if run is None:
         return module.with_changes(body=_new_block(body, runs, statement, request, section))
     for index in run:
-        if _sort_key(_import_module(body[index]) or "") > _sort_key(request.module):
+        if _sort_key(body[index], style) > _sort_key(statement, style):
             if index == run[0]:  # the new first line of the block takes over its gap
                 statement = statement.with_changes(leading_lines=body[index].leading_lines)
                 body[index] = body[index].with_changes(leading_lines=[])
@@ -241,9 +246,6 @@ def _run_for(
     return None
 
 
-_SECTION_ORDER = {"future": 0, "stdlib": 1, "thirdparty": 2, "firstparty": 3}
-
-
 def _new_block(
     body: list[Statement],
     runs: list[list[int]],
@@ -254,10 +256,10 @@ def _new_block(
     """A block of its own for a section the module does not import from yet, where isort
     puts it: before the first block of a later section (``from typing import Any`` goes
     above the third-party imports), else after the last import."""
-    rank = _SECTION_ORDER[section(request.module)]
+    rank = SECTION_ORDER[section(request.module)]
     for run in runs:
         first = body[run[0]]
-        if _SECTION_ORDER[section(_import_module(first) or "")] > rank:
+        if SECTION_ORDER[section(_import_module(first) or "")] > rank:
             # The gap above the block moves up with the new line; a comment heading the
             # block (``# third-party``) stays with it.
             lines = list(first.leading_lines)
@@ -315,9 +317,14 @@ def _dotted(node: cst.BaseExpression) -> str:
     return ""
 
 
-def _sort_key(module: str) -> tuple[bool, str]:
-    """isort's order within a block: absolute modules first, then relative ones."""
-    return module.startswith("."), module.lower()
+def _sort_key(statement: Statement, style: ImportStyle) -> tuple[bool, bool, str]:
+    """isort's order within a block (:func:`unsentinel.core.style.order_key`)."""
+    is_from = (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.ImportFrom)
+    )
+    return order_key(_import_module(statement) or "", is_from, style)
 
 
 def _from_import_of(module: cst.Module, name: str) -> bool:

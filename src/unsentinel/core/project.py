@@ -56,6 +56,58 @@ def project_line_length(root: Path) -> int:
     return DEFAULT_LINE_LENGTH
 
 
+def _ruff_settings(root: Path) -> dict[str, Any]:
+    """The project's ruff configuration: ``ruff.toml`` / ``.ruff.toml`` win over
+    ``[tool.ruff]``, as in ruff; empty when it has none."""
+    for name in ("ruff.toml", ".ruff.toml"):
+        if (root / name).is_file():
+            return _read_toml(root / name)
+    return _table(_read_toml(root / "pyproject.toml"), "tool", "ruff")
+
+
+def project_quote(root: Path) -> str:
+    """The quote the project's formatter writes strings with: ``'`` for ruff's
+    ``quote-style = "single"`` (or, without a formatter setting, flake8-quotes'
+    ``inline-quotes = "single"``), else ``"`` (black's and ruff's default)."""
+    ruff = _ruff_settings(root)
+    style = _table(ruff, "format").get("quote-style")
+    if style in ("single", "double"):
+        return "'" if style == "single" else '"'
+    for quotes in (_table(ruff, "lint", "flake8-quotes"), _table(ruff, "flake8-quotes")):
+        if quotes.get("inline-quotes") in ("single", "double"):
+            return "'" if quotes["inline-quotes"] == "single" else '"'
+    return '"'
+
+
+@dataclass(frozen=True)
+class ImportStyle:
+    """How the project's import sorter (ruff's isort rules, or isort) lays imports out,
+    where it differs from isort's defaults."""
+
+    no_sections: bool = False  # one block for every section but ``__future__``
+    force_sort_within_sections: bool = False  # ``import x`` and ``from x import`` mixed
+    lines_after_imports: int = -1  # -1: two before a class or function, one otherwise
+
+
+def project_import_style(root: Path) -> ImportStyle:
+    """The project's isort settings: ruff's ``[lint.isort]`` (or the older ``[isort]``)
+    when it configures ruff, else ``[tool.isort]``; unset values keep isort's defaults."""
+    ruff = _ruff_settings(root)
+    table = _table(ruff, "lint", "isort") or _table(ruff, "isort")
+    names = ("no-sections", "force-sort-within-sections", "lines-after-imports")
+    if not table and not ruff:
+        table = _table(_read_toml(root / "pyproject.toml"), "tool", "isort")
+        names = ("no_sections", "force_sort_within_sections", "lines_after_imports")
+    no_sections, force_sort, lines_after = (table.get(name) for name in names)
+    return ImportStyle(
+        no_sections=no_sections is True,
+        force_sort_within_sections=force_sort is True,
+        lines_after_imports=lines_after
+        if isinstance(lines_after, int) and not isinstance(lines_after, bool)
+        else -1,
+    )
+
+
 NOT_PACKAGES = frozenset({"tests", "test", "testing", "docs", "examples", "scripts", "benchmarks"})
 # Directories no installed code lives in (a PEP 420 namespace path never runs through them).
 NOT_CODE = NOT_PACKAGES | {

@@ -20,6 +20,7 @@ from unsentinel.core.facts import FactBook
 from unsentinel.core.fields import ModelField
 from unsentinel.core.model import Action, FileResult, Kind
 from unsentinel.core.source import constant_names
+from unsentinel.core.style import styled
 from unsentinel.errors.settings import error_helper_target, error_settings, module_path
 
 RULE = "UNS501"
@@ -67,6 +68,8 @@ from typing import Any
 
 @dataclass(frozen=True)
 class ErrorDetail:
+    """The ``error`` object of a failed response: a stable code, a message, details."""
+
 '''
     + FIELD_LINES
     + '''
@@ -93,6 +96,8 @@ from pydantic import BaseModel, ConfigDict
 
 
 class ErrorDetail(BaseModel):
+    """The ``error`` object of a failed response: a stable code, a message, details."""
+
     model_config = ConfigDict(frozen=True)
 
 '''
@@ -160,11 +165,12 @@ def emit_error_modules(
     return [r for r in emitted if r is not None]
 
 
-def render_codes(codes: Iterable[str], existing: str | None = None) -> str:
-    """The module text: ``existing`` with the missing constants appended, or a new module."""
+def render_codes(codes: Iterable[str], existing: str | None = None, quote: str = '"') -> str:
+    """The module text: ``existing`` with the missing constants appended, or a new module;
+    the values in the project's ``quote``."""
     present = constant_names(existing) if existing else set()
     missing = sorted(set(codes) - present)
-    lines = [f'{code} = "{code}"\n' for code in missing]
+    lines = [f"{code} = {quote}{code}{quote}\n" for code in missing]
     if existing is None:
         return CODES_HEADER + "".join(lines)
     if not missing:
@@ -176,7 +182,7 @@ def render_codes(codes: Iterable[str], existing: str | None = None) -> str:
 def _codes_module(codes: set[str], config: Config) -> FileResult | None:
     path = config.root / error_settings(config).error_codes_module
     original = _read(path)
-    text = render_codes(codes, original)
+    text = render_codes(codes, original, config.quote)
     if text == original:
         return None
     return _result(path, original, text)
@@ -191,12 +197,12 @@ def _model_module(config: Config) -> FileResult | None:
         if helper is None or original is None or helper in _definitions(original):
             return None
         separator = "" if original.endswith("\n") or not original else "\n"
-        text = original + separator + STANDALONE_HELPER.format(name=helper)
-        return _result(path, original, text)
+        added = styled(STANDALONE_HELPER.format(name=helper), config.import_style, config.quote)
+        return _result(path, original, original + separator + added)
     text = PYDANTIC_MODEL if _uses_pydantic(config.root) else DATACLASS_MODEL
     if helper is not None:
         text += HELPER.format(name=helper)
-    return _result(path, None, text)
+    return _result(path, None, styled(text, config.import_style, config.quote))
 
 
 def _helper_to_emit(config: Config) -> str | None:

@@ -146,6 +146,7 @@ class ErrorDict(Rule):
             import error_codes
             from error_model import ErrorDetail
 
+
             def get(note_id):
                 try:
                     return store.get(note_id)
@@ -165,6 +166,7 @@ class ErrorDict(Rule):
             """
             import error_codes
             from error_model import ErrorDetail
+
 
             def get_note(note_id):
                 return jsonify({
@@ -187,6 +189,7 @@ class ErrorDict(Rule):
             import error_codes
             from error_model import ErrorDetail
 
+
             def create(payload):
                 return {
                     "success": False,
@@ -207,6 +210,7 @@ class ErrorDict(Rule):
             """
             import error_codes
             from error_model import ErrorDetail
+
 
             def summarize(owner):
                 return {
@@ -232,6 +236,7 @@ class ErrorDict(Rule):
             import error_codes
             from error_model import ErrorDetail
 
+
             def tag(tag):
                 r = {"success": False, "error": None}
                 if not tag:
@@ -248,6 +253,7 @@ class ErrorDict(Rule):
             """
             import error_codes
             from error_model import ErrorDetail
+
 
             def push(body):
                 return json.dumps({
@@ -273,6 +279,7 @@ class ErrorDict(Rule):
             """
             import error_codes
             from error_model import ErrorDetail
+
 
             def get_note(arguments):
                 return {

@@ -43,9 +43,9 @@ def emit_codes_module(
     code_values = book.get(WarningFacts).code_values
     values = {name: code_values.get(name, name.lower()) for name in new}
     if existing_text is None:
-        text = HEADER + "\n" + _render(sorted(new), new, values)
+        text = HEADER + "\n" + _render(sorted(new), new, values, config.quote)
     else:
-        text = _merge(existing_text, new, values)
+        text = _merge(existing_text, new, values, config.quote)
     return _result(path, existing_text, text)
 
 
@@ -71,21 +71,25 @@ def _read(path: Path) -> str | None:
         return None
 
 
-def _render(names: list[str], sites: dict[str, list[str]], values: dict[str, str]) -> str:
+def _render(
+    names: list[str], sites: dict[str, list[str]], values: dict[str, str], quote: str
+) -> str:
     blocks = []
     for name in names:
         comment = "".join(f"# {where}\n" for where in sites[name])
-        blocks.append(f"{comment}{name} = {values[name]!r}\n".replace("'", '"'))
+        other = "'" if quote == '"' else '"'
+        value = repr(values[name])  # a code: letters, digits and underscores
+        blocks.append(f"{comment}{name} = {value.replace(other, quote)}\n")
     return "\n".join(blocks)
 
 
-def _merge(existing: str, new: dict[str, list[str]], values: dict[str, str]) -> str:
+def _merge(existing: str, new: dict[str, list[str]], values: dict[str, str], quote: str) -> str:
     """Insert each new constant before the first existing constant that sorts after it."""
     lines = existing.splitlines(keepends=True)
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += "\n"
     for name in sorted(new, reverse=True):
-        block = _render([name], new, values) + "\n"
+        block = _render([name], new, values, quote) + "\n"
         index = _insertion_line(lines, name)
         lines[index:index] = [block]
     return "".join(lines)

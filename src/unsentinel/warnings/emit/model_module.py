@@ -13,6 +13,7 @@ from pathlib import Path
 from unsentinel.core.config import Config
 from unsentinel.core.fields import ModelField
 from unsentinel.core.model import FileResult, Kind, Severity, Status
+from unsentinel.core.style import styled
 from unsentinel.warnings.settings import warning_settings
 
 DOCSTRING = '''"""A structured warning: how to respond, what happened, where, and which kind.
@@ -111,6 +112,7 @@ def emit_model_module(results: list[FileResult], config: Config) -> FileResult |
     if path.exists():
         return None
     text = pydantic_model() if uses_pydantic(config.root) else dataclass_model()
+    text = styled(text, config.import_style, config.quote)
     from unsentinel.core.discovery import display_path
 
     return FileResult(

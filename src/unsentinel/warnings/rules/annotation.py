@@ -72,6 +72,7 @@ class WarningAnnotation(WarningListRule):
             """
             from warning_model import Warning
 
+
             class Response(BaseModel):
                 warnings: list[Warning] = Field(default_factory=list, description="Problems.")
                 next_actions: list[str] = Field(default_factory=list)
@@ -85,6 +86,7 @@ class WarningAnnotation(WarningListRule):
             """,
             """
             from warning_model import Warning
+
 
             def has_blocking(warnings: Iterable[Warning]) -> bool:
                 return False

@@ -87,6 +87,7 @@ class PlainWarningProducer(WarningProducer):
             import warning_codes
             from warning_model import Warning
 
+
             def archive(warnings):
                 warnings.append(Warning(
                     severity="advisory",

@@ -85,6 +85,7 @@ class SentinelWarningProducer(WarningProducer):
             import warning_codes
             from warning_model import Warning
 
+
             def complete(mo, warnings):
                 if mo["status"] == "DONE":
                     warnings.append(Warning(
@@ -113,6 +114,7 @@ class SentinelWarningProducer(WarningProducer):
             import warning_codes
             from warning_model import Warning
 
+
             def check(serial_numbers, actual_quantity):
                 warnings = []
                 if len(serial_numbers) != actual_quantity:
@@ -139,6 +141,7 @@ class SentinelWarningProducer(WarningProducer):
             """
             import warning_codes
             from warning_model import Warning
+
 
             def receive(request, warnings):
                 for i, row in enumerate(request.rows):
