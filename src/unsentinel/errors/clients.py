@@ -26,12 +26,12 @@ import libcst.matchers as m
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.syntax import NodeIndex
 from unsentinel.errors import build
+from unsentinel.errors.aliases import Aliases
 from unsentinel.errors.readers import keyed_read
 from unsentinel.errors.shapes import (
     DETAIL_CONTAINERS,
     DISCRIMINATORS,
     MESSAGE_KEYS,
-    call_name,
     is_error_string,
     is_json_loads,
 )
@@ -76,7 +76,8 @@ class ClientFinder:
     ) -> None:
         """Migrate the readers of ``producers``' results; report those of ``held`` ones."""
         index = self.nodes
-        bound = self._bound(index.within(cst.Assign, function), producers | held)
+        aliases = Aliases(index, function)
+        bound = self._bound(index.within(cst.Assign, function), producers | held, aliases)
         if not bound:
             return
         reads = [
@@ -95,14 +96,18 @@ class ClientFinder:
                 self._migrate(mine, callee)
 
     # -- collecting ---------------------------------------------------------------------
-    def _bound(self, assigns: list[cst.Assign], producers: frozenset[str]) -> dict[str, str]:
-        """Variables holding the response of a call to an error-returning function."""
+    def _bound(
+        self, assigns: list[cst.Assign], producers: frozenset[str], aliases: Aliases
+    ) -> dict[str, str]:
+        """Variables holding the response of a call to an error-returning function (called
+        by its name, or through a local alias of it)."""
         bound: dict[str, str] = {}
         for node in assigns:
             value = node.value.expression if isinstance(node.value, cst.Await) else node.value
-            if not isinstance(value, cst.Call) or call_name(value) not in producers:
+            if not isinstance(value, cst.Call) or aliases.callee(value) not in producers:
                 continue
-            callee = self.context.code_for(value.func)
+            named = aliases.target(value.func.value) if isinstance(value.func, cst.Name) else None
+            callee = self.context.code_for(named or value.func)
             for target in node.targets:
                 inner: cst.BaseExpression = target.target
                 if isinstance(inner, (cst.Tuple, cst.List)) and inner.elements:

@@ -42,7 +42,7 @@ from unsentinel.errors.shapes import (
     is_error_string,
     is_json_loads,
 )
-from unsentinel.errors.untraced import Untraced, expected_texts
+from unsentinel.errors.untraced import Untraced, expected_of
 
 if TYPE_CHECKING:
     from unsentinel.core.rule import Rule, RuleContext
@@ -88,16 +88,20 @@ class ConsumerFinder:
         return self._rewrite(state)
 
     # -- deciding -----------------------------------------------------------------------
-    def _is_error(self, state: FunctionReads, accessor: str, reads: list[KeyRead]) -> bool:
+    def _is_error(self, state: FunctionReads, accessor: str, reads: list[KeyRead]) -> str | None:
+        """The test's evidence that the response is an error one, or None."""
         if reads and state.failed_status(reads[0].node.value):
-            return True
+            return "the test asserts an HTTP status >= 400"
         contexts = {(r.key, self._context(r.node)) for r in reads}
         if ("error", "string") in contexts:
-            return True
-        if any((d, "false") in contexts for d in DISCRIMINATORS):
-            return True
-        message_read = any((k, "string") in contexts for k in ("message", "detail"))
-        return message_read and ("status", "error") in contexts
+            return 'the test reads "error" as a string'
+        flag = next((d for d in DISCRIMINATORS if (d, "false") in contexts), None)
+        if flag is not None:
+            return f'the test checks that "{flag}" is False'
+        message = next((k for k in ("message", "detail") if (k, "string") in contexts), None)
+        if message is not None and ("status", "error") in contexts:
+            return f'the test checks "status" == "error" and reads "{message}" as a string'
+        return None
 
     def _context(self, node: cst.Subscript) -> str:
         parent = self.context.parent(node)
@@ -132,52 +136,71 @@ class ConsumerFinder:
             new_shape = any(
                 r.key == "error" and self._context(r.node) == "subscripted" for r in reads
             )
-            if new_shape or not self._is_error(state, accessor, reads):
+            evidence = None if new_shape else self._is_error(state, accessor, reads)
+            if evidence is None:
                 continue
             evidenced.add(accessor)
             followed.add(state.root(reads[0].node.value) or "")
-            if self._follows_producer(state, reads[0].node.value, [r.node for r in reads]):
+            nodes: list[cst.CSTNode] = [r.node for r in reads]
+            why = self._follows_producer(state, reads[0].node.value, nodes)
+            if why is not None:
                 for read in reads:
-                    self._rewrite_read(read)
+                    self._rewrite_read(read, (why, evidence))
         for comparison, left, literal in state.literal_compares:
             self._rewrite_compare(state, comparison, left, literal, evidenced)
         return frozenset(followed)
 
     def _follows_producer(
         self, state: FunctionReads, accessor: cst.BaseExpression, nodes: list[cst.CSTNode]
-    ) -> bool:
-        """May these reads change? Only when the call they read is a migrated producer."""
+    ) -> str | None:
+        """May these reads change? Only when the call they read is a migrated producer, or
+        an untraced call the evidence ties to one: why they may, or None."""
         name = state.root(accessor)
         group, _index = state.group_of.get(name or "", (None, None))
         callee = state.callee_of.get(group, "") if group is not None else ""
         if callee in SERIALISERS:
-            return False  # a model's own fields, not an error dict's
+            return None  # a model's own fields, not an error dict's
         if callee in self.producers:
-            return True
+            return f"{callee}() returns an error dict UNS501 migrates"
         if callee not in self.held | self.ours:
             # an HTTP client or ``json.loads``: judged on the test's evidence, but only where
             # the run migrates some producer; with none, nothing changed for it to follow
-            return bool(self.producers) and self._follows_untraced(nodes)
+            if not self.producers:
+                return None
+            return self._follows_untraced(nodes, any_function=group in state.value_groups)
         if callee in self.held:
             why = f"{callee}() also returns an error-looking dict that is not migrated"
             self._left_as_it_is(nodes, Action.SKIP, why)
         else:
             why = f"{callee}() is defined here but returns no error dict UNS501 migrates"
             self._left_as_it_is(nodes, Action.NOTE, why)
-        return False
+        return None
 
-    def _follows_untraced(self, nodes: list[cst.CSTNode]) -> bool:
+    def _follows_untraced(self, nodes: list[cst.CSTNode], *, any_function: bool) -> str | None:
         """A response from a call the flow cannot trace follows the migrated producers
-        where all of them migrate, or where it expects one of their messages."""
-        expected = [text for node in nodes for text in expected_texts(node, self.context.parent)]
-        if self.untraced.follows(expected):
-            return True
-        why = (
-            "its producer cannot be traced, some error dicts stay as they are, and it "
-            "expects no message of a migrated one"
-        )
+        where all of them migrate, or where it expects one of their messages (always, for
+        a call of a value of the test: it may call any function defined here)."""
+        expected = [e for node in nodes for e in expected_of(node, self.context.parent)]
+        if self.untraced.follows(expected, any_function=any_function):
+            named = self.untraced.named(expected)
+            if named is not None:
+                return (
+                    f"its producer cannot be traced; it expects {named.text!r}, "
+                    "a message of a migrated error dict"
+                )
+            return "its producer cannot be traced, and every error dict of the run migrates"
+        if any_function:
+            why = (
+                "its producer cannot be traced (the test calls a value, which may be any "
+                "function defined here), and it expects no message of a migrated error dict"
+            )
+        else:
+            why = (
+                "its producer cannot be traced, some error dicts stay as they are, and it "
+                "expects no message of a migrated one"
+            )
         self._left_as_it_is(nodes, Action.NOTE, why)
-        return False
+        return None
 
     def _left_as_it_is(self, nodes: list[cst.CSTNode], action: Action, why: str) -> None:
         for node in nodes:
@@ -190,7 +213,7 @@ class ConsumerFinder:
                 reasons=(why,),
             )
 
-    def _rewrite_read(self, read: KeyRead) -> None:
+    def _rewrite_read(self, read: KeyRead, why: tuple[str, ...]) -> None:
         context = self._context(read.node)
         if read.key == "success" or context == "subscripted" and read.key in MESSAGE_KEYS:
             return
@@ -201,16 +224,16 @@ class ConsumerFinder:
             if isinstance(check, cst.ComparisonTarget):
                 check = self.context.parent(check)
             if isinstance(check, cst.Comparison):
-                self._report(check)
+                self._report(check, why)
                 self.context.replace(check, failed)
             else:  # ``self.assertEqual(x["status"], "error")``
                 call = asserting_call(read.node, self.context.parent)
                 assert call is not None
-                self._report(call)
+                self._report(call, why)
                 self.context.replace(call, assert_failed)
             return
         path = new_path(read.key)
-        self._report(read.node)
+        self._report(read.node, why)
         self.context.replace(read.node, lambda updated: resubscript(updated, path))
 
     def _rewrite_compare(
@@ -229,7 +252,8 @@ class ConsumerFinder:
         known = accessor in evidenced or state.failed_status(left)
         if not from_call or (shape.kind is ShapeKind.MESSAGE_ONLY and not known):
             return
-        if not self._follows_producer(state, _call_root(left), [comparison]):
+        why = self._follows_producer(state, _call_root(left), [comparison])
+        if why is None:
             return
         values = elements_by_key(literal)
         assert values is not None
@@ -241,7 +265,8 @@ class ConsumerFinder:
                 checks.append((("error", "details"), values[key]))
             elif key != "status":
                 checks.append((("error", "details", key), values[key]))
-        self._report(comparison)
+        evidence = "the test compares it with an error dict literal"
+        self._report(comparison, (why, evidence))
         if isinstance(comparison, cst.Call):  # ``self.assertEqual(resp, {...})``
             self.context.replace(
                 comparison,
@@ -256,13 +281,14 @@ class ConsumerFinder:
             ),
         )
 
-    def _report(self, node: cst.CSTNode) -> None:
+    def _report(self, node: cst.CSTNode, why: tuple[str, ...]) -> None:
         self.context.report(
             self.rule,
             node,
             "Reads the old error-dict keys; rewritten to the error envelope",
             kind=Kind.CONSUMER,
             action=Action.REWRITE,
+            reasons=why,
         )
 
 

@@ -29,7 +29,7 @@ class ErrorNotes:
     extra_reads: set[tuple[str, str]] = field(default_factory=set)
     failure_reads: set[tuple[str, str]] = field(default_factory=set)
     asserted: set[str] = field(default_factory=set)
-    message_fragments: set[str] = field(default_factory=set)
+    message_templates: set[str] = field(default_factory=set)
     left_alone: bool = False
     doubled: set[str] = field(default_factory=set)
 
@@ -58,10 +58,10 @@ class ErrorFacts:
     # callees whose failure a test asserts where no reader rewrite follows
     # (``self.assertEqual(result["status"], "error")``): held, wherever they are defined
     asserted: frozenset[str] = frozenset()
-    # literal pieces of the migrated error messages, and whether any error-looking dict is
-    # left as it is: a reader whose producer cannot be traced follows only a message it
-    # expects from a migrated one, where some are left alone (errors/untraced.py)
-    message_fragments: frozenset[str] = frozenset()
+    # the migrated error messages as templates, and whether any error-looking dict is left
+    # as it is: a reader whose producer cannot be traced follows only a message it expects
+    # from a migrated one, where some are left alone (errors/untraced.py)
+    message_templates: frozenset[str] = frozenset()
     left_alone: bool = False
     # functions a test double returns an old-shaped error dict for (errors/test_doubles.py):
     # held, wherever they are defined
@@ -82,7 +82,7 @@ class ErrorFacts:
             failure_reads=frozenset(notes.failure_reads),
             error_methods=frozenset(notes.error_methods),
             asserted=frozenset(notes.asserted),
-            message_fragments=frozenset(notes.message_fragments),
+            message_templates=frozenset(notes.message_templates),
             left_alone=notes.left_alone,
             doubled=frozenset(notes.doubled),
         )
@@ -98,7 +98,7 @@ class ErrorFacts:
             self.held_callees | other.held_callees,
             self.error_methods | other.error_methods,
             self.asserted | other.asserted,
-            self.message_fragments | other.message_fragments,
+            self.message_templates | other.message_templates,
             self.left_alone or other.left_alone,
             self.doubled | other.doubled,
         )

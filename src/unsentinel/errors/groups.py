@@ -127,8 +127,8 @@ class ErrorGroups:
         held = gathered.held_functions | frozenset(notes.held_functions)
         producers = (gathered.error_functions | frozenset(notes.error_functions)) - held
         ours = self.context.facts.get(DefinedNames).functions
-        fragments = gathered.message_fragments | frozenset(notes.message_fragments)
-        untraced = Untraced(gathered.left_alone or notes.left_alone, fragments)
+        templates = gathered.message_templates | frozenset(notes.message_templates)
+        untraced = Untraced(gathered.left_alone or notes.left_alone, templates)
         tests = ConsumerFinder(self.rule, self.context, index, producers, held, ours, untraced)
         clients = ClientFinder(self.rule, self.context, index)
         functions: list[cst.FunctionDef | None] = [None]

@@ -17,6 +17,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from unsentinel.core.syntax import NodeIndex
+from unsentinel.errors.aliases import Aliases
 from unsentinel.errors.shapes import (
     DETAIL_CONTAINERS,
     DISCRIMINATORS,
@@ -73,7 +74,7 @@ def _reads(
     defined: frozenset[str],
 ) -> tuple[dict[str, str], dict[str, set[str]]]:
     """Variables bound from a call (with the callee) and the string keys read of each."""
-    callees = _bound(index.within(cst.Assign, function), defined)
+    callees = _bound(index.within(cst.Assign, function), defined, Aliases(index, function))
     keys: dict[str, set[str]] = {}
     for kind in (cst.Subscript, cst.Call, cst.Comparison):
         for node in index.within(kind, function):
@@ -83,10 +84,10 @@ def _reads(
     return callees, keys
 
 
-def _bound(assigns: list[cst.Assign], defined: frozenset[str]) -> dict[str, str]:
+def _bound(assigns: list[cst.Assign], defined: frozenset[str], aliases: Aliases) -> dict[str, str]:
     """Variables bound straight from a call (awaited or not), with the callee's bare name
     (a tool called by name: the function serving it; ``json.loads(result)``: the callee
-    that bound ``result``)."""
+    that bound ``result``; a local alias: the function it names)."""
     bound: dict[str, str] = {}
     tools: set[str] = set()  # bound by a tool called by name: their replies are dug into
     for node in assigns:
@@ -94,7 +95,7 @@ def _bound(assigns: list[cst.Assign], defined: frozenset[str]) -> dict[str, str]
         if not isinstance(value, cst.Call):
             continue
         tool = tool_called(value, defined)
-        name = tool or call_name(value)
+        name = tool or aliases.callee(value)
         if not name or name in SERIALISERS or len(node.targets) != 1:
             continue
         target: cst.BaseExpression = node.targets[0].target

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from unsentinel.core.syntax import NodeIndex, string_key
+from unsentinel.errors.aliases import Aliases
 from unsentinel.errors.case_assertions import compared_dict
 from unsentinel.errors.readers import SERIALISERS
-from unsentinel.errors.shapes import call_name, is_json_loads
+from unsentinel.errors.shapes import is_json_loads
 from unsentinel.errors.tool_calls import tool_called
 
 
@@ -43,6 +44,9 @@ class FunctionReads:
     failed_groups: set[int] = field(default_factory=set)
     callee_of: dict[int, str] = field(default_factory=dict)  # group -> bare callee name
     tool_groups: set[int] = field(default_factory=set)  # bound by a tool called by name
+    # bound by a call of a value of the test (a fixture, a local no alias resolves): it may
+    # call any function the repository defines
+    value_groups: set[int] = field(default_factory=set)
 
     @classmethod
     def collect(
@@ -55,10 +59,11 @@ class FunctionReads:
         """What ``function`` binds from calls and reads of them (``ours``: the repository's
         functions, for tools called by name; ``code_for``: a node's source, for accessors)."""
         state = cls()
+        aliases = Aliases(nodes, function)
         # no re-walk: nodes by type and owning function
         for node in nodes.within(cst.Assign, function):
             if isinstance(_unawaited(node.value), cst.Call):
-                state._bind(node, len(state.group_of), ours)
+                state._bind(node, len(state.group_of), ours, aliases)
         for read in nodes.within(cst.Subscript, function):
             state._read(read, code_for)
         for comparison in nodes.within(cst.Comparison, function):
@@ -89,13 +94,15 @@ class FunctionReads:
         group, index = self.group_of.get(name or "", (None, None))
         return group in self.failed_groups and index in (None, 0)
 
-    def _bind(self, node: cst.Assign, group: int, ours: frozenset[str]) -> None:
+    def _bind(self, node: cst.Assign, group: int, ours: frozenset[str], aliases: Aliases) -> None:
         call = _unawaited(node.value)
         assert isinstance(call, cst.Call)
         tool = tool_called(call, ours)
         if tool is not None:
             self.tool_groups.add(group)
-        self.callee_of[group] = tool or call_name(call) or ""
+        elif aliases.calls_a_value(call):
+            self.value_groups.add(group)
+        self.callee_of[group] = tool or aliases.callee(call) or ""
         if self.callee_of[group] in SERIALISERS:
             pass  # dumped = model.model_dump(): the model's fields, whoever built the model
         else:
@@ -104,7 +111,10 @@ class FunctionReads:
             # not from ``loads``
             source = self.root(call) or self._loaded_root(call)
             if source is not None:
-                self.callee_of[group] = self.callee_of[self.group_of[source][0]]
+                origin = self.group_of[source][0]
+                self.callee_of[group] = self.callee_of[origin]
+                if origin in self.value_groups:
+                    self.value_groups.add(group)
         for target in node.targets:
             inner = target.target
             if isinstance(inner, cst.Name):

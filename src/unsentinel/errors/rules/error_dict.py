@@ -36,7 +36,7 @@ from unsentinel.errors.shapes import (
 )
 from unsentinel.errors.site_error import ErrorAtSite, error_at, split_extras
 from unsentinel.errors.target import Target
-from unsentinel.errors.untraced import message_fragments
+from unsentinel.errors.untraced import message_template
 
 
 class ErrorDict(Rule):
@@ -300,6 +300,41 @@ class ErrorDict(Rule):
         ),
         Example(
             """
+            def fetch(key):
+                return {"ok": False, "error": "not found"}
+
+            def explore(op):
+                return format_response("error", {}, "bad op")
+
+            def test_aliased_call():
+                real_fn = explore
+                res = real_fn("x")
+                assert res["status"] == "error"
+                assert res["message"] == "bad op"
+            """,
+            """
+            import error_codes
+            from error_model import ErrorDetail
+
+            def fetch(key):
+                return {
+                    "success": False,
+                    "error": ErrorDetail(code=error_codes.NOT_FOUND_RESOURCE, message="not found").to_dict(),
+                }
+
+            def explore(op):
+                return format_response("error", {}, "bad op")
+
+            def test_aliased_call():
+                real_fn = explore
+                res = real_fn("x")
+                assert res["status"] == "error"
+                assert res["message"] == "bad op"
+            """,  # noqa: E501 (example code keeps its natural length)
+            id="a function called through an alias is read as that function",
+        ),
+        Example(
+            """
             def rename(title):
                 return {"success": True, "error": "title ignored"}
             """,
@@ -431,7 +466,9 @@ class ErrorDict(Rule):
     ) -> ErrorAtSite:
         """The site's error, reported as a finding with the evidence for its code."""
         found = error_at(self.context, node, message, status, extras=extras, spreads=spreads)
-        self.context.shared(ErrorNotes).message_fragments.update(message_fragments(message))
+        template = message_template(message)
+        if template is not None:
+            self.context.shared(ErrorNotes).message_templates.add(template)
         self._report(node, found.code, status, found.exceptions)
         return found
 
