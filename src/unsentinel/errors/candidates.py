@@ -9,11 +9,16 @@ by name (an MCP server's test reads the failure of the tool's function through i
 from __future__ import annotations
 
 import ast
+import re
 
 DICT_KEYS = frozenset({"error", "success", "ok", "succeed", "status"})
 READ_KEYS = frozenset({"error", "message", "detail"})
 RESPONSE_CALLS = frozenset({"jsonify", "JSONResponse"})
 TOOL_CALLS = frozenset({"call_tool", "acall_tool", "invoke_tool", "run_tool"})
+# Keys a generic error check tests (``x["ok"]``, ``x.get("error")``), and those that name
+# an error (``error_type``, ``errorCode``).
+CHECKED_KEYS = frozenset({"error", "success", "ok", "succeed"})
+ERROR_NAMED = re.compile(r"^error(_|[A-Z])")
 
 
 def may_hold_error_dicts(tree: ast.Module) -> bool:
@@ -24,7 +29,29 @@ def may_hold_error_dicts(tree: ast.Module) -> bool:
             return True
         if isinstance(node, ast.Call) and _callee(node.func) in RESPONSE_CALLS | TOOL_CALLS:
             return True
+        if _checks_errors(node):
+            return True
     return False
+
+
+def _checks_errors(node: ast.AST) -> bool:
+    """A test a generic error check makes: ``x.get("status") == "error"``, ``"error" in x``,
+    ``x["ok"]``, ``x.get("error_type")`` (errors/generic_checks.py)."""
+    if isinstance(node, ast.Compare):
+        operands = [node.left, *node.comparators]
+        if any(_key(operand) == "error" for operand in operands):
+            return True
+        membership = isinstance(node.ops[0], (ast.In, ast.NotIn))
+        return membership and _checked_key(_key(node.left))
+    if isinstance(node, ast.Subscript):
+        return _checked_key(_key(node.slice))
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
+        return node.func.attr == "get" and _checked_key(_key(node.args[0]))
+    return False
+
+
+def _checked_key(key: str | None) -> bool:
+    return key is not None and (key in CHECKED_KEYS or ERROR_NAMED.match(key) is not None)
 
 
 def _key(node: ast.expr | None) -> str | None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from unsentinel.core.model import Inferred
 
@@ -214,11 +214,12 @@ def infer_error_code(
         return configured
     if status is not None:
         return code_from_status(status, message)
+    handled = exceptions
     exceptions = _with_declared(exceptions, declared)
     if exceptions:
         inferred = code_from_exceptions(exceptions, message, external_binary=external_binary)
         if inferred is not None:
-            return inferred
+            return _declared_reason(inferred, exceptions, handled)
     if message:
         from_text = read_message_code(message)
         if from_text is not None:
@@ -323,6 +324,22 @@ def message_words(message: str) -> str:
     if not _MESSAGE_ID.match(stripped):
         return message
     return " ".join(part for part in _ID_BREAKS.split(stripped) if part).lower()
+
+
+def _declared_reason(
+    inferred: Inferred, exceptions: Sequence[str], handled: Sequence[str]
+) -> Inferred:
+    """The reason names a declared exception class as what it is: the dict's error type
+    (``"error_type": "ThrottlingException"``), not an ``except`` clause."""
+    declared = [name for name in exceptions if name not in handled]
+    if not declared:
+        return inferred
+    described = f"declared error type {_quote(declared[0])}"
+    rest = [name for name in exceptions if name in handled]
+    if rest:
+        described += f" and except {', '.join(rest)}"
+    reason = inferred.reason.replace(f"except {', '.join(exceptions)}", described, 1)
+    return replace(inferred, reason=reason)
 
 
 def _with_declared(exceptions: Sequence[str], declared: str | None) -> Sequence[str]:

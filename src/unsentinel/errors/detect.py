@@ -15,13 +15,21 @@ from unsentinel.errors.candidates import may_hold_error_dicts
 
 
 def _needles(config: Config) -> tuple[bytes, ...]:
-    """Keys, falsy flags, message reads and framework responses of an error dict."""
+    """Keys, falsy flags, message reads and framework responses of an error dict, and the
+    keys a generic error check tests."""
     keys = [b'"error":', b"'error':", b'"error"]', b"'error']"]
     for flag in (b"success", b"ok", b"succeed"):
         keys += [b'"' + flag + b'": False', b"'" + flag + b"': False"]
     keys += [b'["message"]', b"['message']", b'["detail"]', b"['detail']"]
     keys += [b"jsonify(", b"JSONResponse(", b'"status": "error"', b"'status': 'error'"]
     keys += [b"_tool("]  # call_tool(...) and friends: a test reading a tool's failure
+    # a generic error check: ``x.get("status") == "error"``, ``"error" in x``,
+    # ``x["error_type"]``, ``x.get("ok")`` (errors/generic_checks.py)
+    for quote in (b'"', b"'"):
+        keys += [quote + b"error"]  # ``"error"``, ``"error_type"``, ``"errorCode"``
+        for flag in (b"success", b"ok", b"succeed"):
+            key = quote + flag + quote
+            keys += [b"get(" + key, key + b"]", key + b" in", key + b" not in"]
     return tuple(keys)
 
 

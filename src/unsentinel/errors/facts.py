@@ -32,6 +32,10 @@ class ErrorNotes:
     message_templates: set[str] = field(default_factory=set)
     left_alone: bool = False
     doubled: set[str] = field(default_factory=set)
+    changed_keys: set[tuple[str, str, bool]] = field(default_factory=set)
+    marker_tests: set[tuple[str, str]] = field(default_factory=set)
+    param_reads: set[tuple[str, int, str, str, bool]] = field(default_factory=set)
+    passes: set[tuple[str, str, int, str]] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,21 @@ class ErrorFacts:
     # functions a test double returns an old-shaped error dict for (errors/test_doubles.py):
     # held, wherever they are defined
     doubled: frozenset[str] = frozenset()
+    # (function, key, presence changes): a top-level key of its error dicts that the
+    # envelope changes -- gone from the top level or added (presence), or the ``error``
+    # string turned into an object (value only) (errors/generic_checks.py)
+    changed_keys: frozenset[tuple[str, str, bool]] = frozenset()
+    # (check, key): a non-test function tests what it receives for failure by this marker
+    # of the old shape (``status`` == "error", ``ok``, ``error_type``)
+    marker_tests: frozenset[tuple[str, str]] = frozenset()
+    # (function, position, parameter, key, read as value): what a function reads of a
+    # parameter it reads an old error key of
+    param_reads: frozenset[tuple[str, int, str, str, bool]] = frozenset()
+    # (producer, receiver, position, keyword): a call hands a producer's result to receiver
+    passes: frozenset[tuple[str, str, int, str]] = frozenset()
+    # settled: (producer, reader, key) where a generic check or a helper handed its result
+    # would read the producer's migrated error dicts differently; the producer is held
+    detected: frozenset[tuple[str, str, str]] = frozenset()
 
     @classmethod
     def from_source(cls, data: bytes) -> ErrorFacts | None:
@@ -85,6 +104,10 @@ class ErrorFacts:
             message_templates=frozenset(notes.message_templates),
             left_alone=notes.left_alone,
             doubled=frozenset(notes.doubled),
+            changed_keys=frozenset(notes.changed_keys),
+            marker_tests=frozenset(notes.marker_tests),
+            param_reads=frozenset(notes.param_reads),
+            passes=frozenset(notes.passes),
         )
 
     def merge(self, other: ErrorFacts) -> ErrorFacts:
@@ -101,17 +124,25 @@ class ErrorFacts:
             self.message_templates | other.message_templates,
             self.left_alone or other.left_alone,
             self.doubled | other.doubled,
+            changed_keys=self.changed_keys | other.changed_keys,
+            marker_tests=self.marker_tests | other.marker_tests,
+            param_reads=self.param_reads | other.param_reads,
+            passes=self.passes | other.passes,
+            detected=self.detected | other.detected,
         )
 
     def settle(self, config: Config) -> ErrorFacts:
         """A function whose moved key a reader reads where no rewrite follows is held.
 
-        So is a callee whose result a held function checks for failure, and, in turn, a
-        callee read that way by one of those.
+        So is a function whose error dicts a generic check would read differently once
+        migrated, a callee whose result a held function checks for failure, and, in turn,
+        a callee read that way by one of those.
         """
         blocked = self.moved_keys & self.extra_reads
+        detected = self._detected()
         held = self.held_functions | self.asserted | self.doubled
         held |= {function for function, _key in blocked}
+        held |= {function for function, _check, _key in detected}
         callees: set[str] = set()
         frontier = set(held)
         while frontier:
@@ -119,8 +150,37 @@ class ErrorFacts:
             callees |= found
             frontier = found
         return replace(
-            self, held_functions=held | callees, blocked=blocked, held_callees=frozenset(callees)
+            self,
+            held_functions=held | callees,
+            blocked=blocked,
+            held_callees=frozenset(callees),
+            detected=detected,
         )
+
+    def _detected(self) -> frozenset[tuple[str, str, str]]:
+        """``(producer, reader, key)``: a generic check tests a marker the producer's error
+        dicts carry, or a function handed the producer's result reads a key they change."""
+        changed: dict[str, set[tuple[str, bool]]] = {}
+        for function, key, presence in self.changed_keys:
+            changed.setdefault(function, set()).add((key, presence))
+        found = {
+            (function, check, key)
+            for check, key in self.marker_tests
+            for function, keys in changed.items()
+            if (key, True) in keys
+        }
+        reads: dict[str, list[tuple[int, str, str, bool]]] = {}
+        for function, position, name, key, value in self.param_reads:
+            reads.setdefault(function, []).append((position, name, key, value))
+        for producer, receiver, slot, keyword in self.passes:
+            keys = changed.get(producer, set())
+            found |= {
+                (producer, receiver, key)
+                for position, name, key, value in reads.get(receiver, ())
+                if (slot == position >= 0 or keyword == name)
+                and ((key, True) in keys or value and (key, False) in keys)
+            }
+        return frozenset(found)
 
     def changed_functions(self, previous: ErrorFacts) -> set[str]:
         """Functions that now return a migrated error dict, or are held: their callers'

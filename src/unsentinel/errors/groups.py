@@ -21,6 +21,7 @@ from unsentinel.core.syntax import NodeIndex
 from unsentinel.errors.clients import ClientFinder
 from unsentinel.errors.consumers import ConsumerFinder
 from unsentinel.errors.facts import ErrorFacts, ErrorNotes
+from unsentinel.errors.generic_checks import ReceivedReads, changed_keys, passes
 from unsentinel.errors.readers import (
     KNOWN_KEYS,
     asserted_failures,
@@ -77,8 +78,13 @@ class ErrorGroups:
             name = function.name.value if function is not None else None
             read = sorted(key for f, key in blocked if f == name)
             asserted = name in gathered.asserted or name in gathered.doubled
+            checked = sorted((check, key) for f, check, key in gathered.detected if f == name)
             if function is None or (
-                name not in held and name not in passed_on and not read and not asserted
+                name not in held
+                and name not in passed_on
+                and not read
+                and not asserted
+                and not checked
             ):
                 rewrite()
                 continue
@@ -86,7 +92,14 @@ class ErrorGroups:
                 f"{name}() also returns an error-looking dict that is left "
                 "alone; its error dicts and their readers change together or not at all"
             )
-            if name in gathered.doubled and name not in held and not read:
+            if checked and name not in held and not read:
+                check, key = checked[0]
+                why = (
+                    f"{check}() reads {key!r} of the dicts it is given, which the envelope "
+                    f"changes, and {name}()'s error dicts may reach it (a generic error check, "
+                    "or its result is passed to it); its error dicts and readers stay together"
+                )
+            elif name in gathered.doubled and name not in held and not read:
                 why = (
                     f"a test double returns an old-shaped error dict for {name}(); its "
                     "error dicts and readers stay together"
@@ -126,7 +139,8 @@ class ErrorGroups:
         gathered = self.context.facts.get(ErrorFacts)
         held = gathered.held_functions | frozenset(notes.held_functions)
         producers = (gathered.error_functions | frozenset(notes.error_functions)) - held
-        ours = self.context.facts.get(DefinedNames).functions
+        facts = self.context.facts
+        ours = facts.get(DefinedNames).functions
         templates = gathered.message_templates | frozenset(notes.message_templates)
         untraced = Untraced(gathered.left_alone or notes.left_alone, templates)
         tests = ConsumerFinder(self.rule, self.context, index, producers, held, ours, untraced)
@@ -136,6 +150,7 @@ class ErrorGroups:
             f for f in index.by_type.get(cst.FunctionDef, []) if isinstance(f, cst.FunctionDef)
         ]
         for function in functions:
+            notes.passes |= passes(index, function, lambda name: may_be_defined(facts, name))
             if function is not None and function.name.value.startswith("test"):
                 followed = tests.scan_function(function)
                 notes.extra_reads |= extra_reads(index, function, followed, ours)
@@ -149,6 +164,9 @@ class ErrorGroups:
             notes.extra_reads |= extra_reads(index, function)
             if function is not None:
                 reader = function.name.value
+                received = ReceivedReads(index, function, self.context.parent)
+                notes.marker_tests |= {(reader, key) for key in received.markers()}
+                notes.param_reads |= {(reader, *read) for read in received.param_reads()}
                 notes.failure_reads |= {
                     (reader, callee)
                     for callee in failure_reads(index, function)
@@ -156,6 +174,15 @@ class ErrorGroups:
                 }
             if producers or held:
                 clients.scan(function, producers, held)
+
+    def changes(self, node: cst.CSTNode, keys: tuple[str, ...]) -> None:
+        """The top-level keys of this error dict the envelope changes (for the code that
+        receives it: errors/generic_checks.py)."""
+        function = enclosing_function(node, self.context.parent)
+        if function is not None:
+            name = function.name.value
+            changed = {(name, key, presence) for key, presence in changed_keys(frozenset(keys))}
+            self.context.shared(ErrorNotes).changed_keys |= changed
 
     def moves(self, node: cst.CSTNode, keys: tuple[str, ...]) -> None:
         """The extra keys an error dict of this function moves into ``error.details``."""

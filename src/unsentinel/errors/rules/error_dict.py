@@ -76,9 +76,12 @@ class ErrorDict(Rule):
     Fix safety
         The wire shape changes on purpose, so every client must follow: a reader of the old
         keys is rewritten when each of its reads is an error check or sits behind one;
-        otherwise all of its reads are reported (action ``skip``) and none is changed. A
-        returned status stays returned. Only dicts whose value provably reaches a
-        ``return`` are rewritten: metric labels, ``%``-mappings, counters, routing tables,
+        otherwise all of its reads are reported (action ``skip``) and none is changed. Code
+        that receives error dicts and reads their old keys -- a generic check testing
+        ``result.get("status") == "error"``, a helper handed a result -- holds the
+        producers whose dicts it would read differently. A returned status stays
+        returned. Only dicts whose value provably reaches a ``return`` are rewritten:
+        metric labels, ``%``-mappings, counters, routing tables,
         log ``extra=``, ``details=`` / ``metadata=`` arguments, per-item batch results and
         JSON-RPC protocol errors are left alone and listed in ``plan`` as notes with the
         reason. An error inside a success envelope is reported, never moved.
@@ -340,6 +343,18 @@ class ErrorDict(Rule):
             """,
             id="error inside a success envelope is reported",
         ),
+        Example(
+            """
+            def signal_errors(result):
+                if result.get("status") == "error":
+                    return {"is_error": True}
+                return {"is_error": False}
+
+            def failing_tool():
+                return {"status": "error", "message": "slow"}
+            """,
+            id="an error dict a generic check tells by its old keys is held",
+        ),
     )
 
     def __init__(self, context: RuleContext) -> None:
@@ -381,6 +396,7 @@ class ErrorDict(Rule):
             self._built_in_steps(node, changed)
             return
         self._groups.moves(node, shape.extra_keys)
+        self._groups.changes(node, shape.keys)
         self._groups.defer(node, lambda: self._rewrite_dict(node, shape, status))
 
     def _built_in_steps(self, node: cst.Dict, changed: str) -> None:
