@@ -94,6 +94,24 @@ def test_a_function_called_through_an_alias_is_read_as_that_function(
     assert all("cost_explorer() is defined here" in why for why in notes)
 
 
+def test_an_alias_bound_at_module_level_is_read_as_its_function(tmp_path: Path) -> None:
+    """``real_fn = explorer.cost_explorer`` at the top of the test module names the same
+    function for every test that calls it."""
+    test = _explorer_test(ALIASED.replace("real_fn = explorer.cost_explorer\n", ""))
+    test = test.replace(
+        "\n\n\ndef test_explorer", "\nreal_fn = explorer.cost_explorer\n\n\ndef test_explorer"
+    )
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/details.py": DETAILS,
+        "pkg/explorer.py": EXPLORER,
+        "tests/test_explorer.py": test,
+    }
+    new_text, notes = _test_file(_project(tmp_path, files))
+    assert new_text is None
+    assert len(notes) == 3 and all("cost_explorer() is defined here" in why for why in notes)
+
+
 def test_an_alias_bound_twice_is_no_alias(tmp_path: Path) -> None:
     """A local bound twice may call either function: it is not resolved (and the reader,
     whose producer cannot be traced, expects no migrated message: it stays)."""

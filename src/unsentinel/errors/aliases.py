@@ -67,19 +67,25 @@ class Aliases:
             if bound is None or len(bound) != 1 or bound[0] is None:
                 return None
             found = bound[0]
-            if isinstance(found, cst.Attribute) or not self.is_local(found.value):
+            if isinstance(found, cst.Attribute):
                 return found
+            if not self.is_local(found.value):  # ``fn = real_fn``, bound at module level?
+                outer = self._outer.target(found.value) if self._outer is not None else None
+                return outer or found
             name = found.value  # ``a = b`` where ``b`` is local too: follow it
         return None
 
     def callee(self, call: cst.Call) -> str | None:
-        """The bare name of what ``call`` calls, through an alias where it is one."""
+        """The bare name of what ``call`` calls, through an alias where it is one; None for
+        a call of a local value no alias resolves (a fixture may be any function)."""
         if isinstance(call.func, cst.Name):
             found = self.target(call.func.value)
             if isinstance(found, cst.Name):
                 return found.value
             if isinstance(found, cst.Attribute):
                 return found.attr.value
+            if self.is_local(call.func.value):
+                return None
         return call_name(call)
 
     def calls_a_value(self, call: cst.Call) -> bool:
