@@ -39,6 +39,12 @@ from unsentinel.registry import rewrite_source
             id="routing table",
         ),
         pytest.param(
+            "def f(e):\n    r = e.response()\n"
+            '    return {"error": r.message, "kind": r.kind, "code": r.code}\n',
+            "returned, but UNS501 cannot tell that its error value `r.message` is a message text",
+            id="returned fields of an object, not a table of names",
+        ),
+        pytest.param(
             'def f(crash):\n    log.warning("x", extra={"error": str(crash)})\n',
             "log extra= fields",
             id="log extra",

@@ -10,10 +10,12 @@ from __future__ import annotations
 import libcst as cst
 import libcst.matchers as m
 
+from unsentinel.core.layout import expression_code
 from unsentinel.errors.shapes import (
     COLLECTIONS,
     DETAIL_CONTAINERS,
     DISCRIMINATORS,
+    MESSAGE_KEYS,
     SEVERITY_KEYS,
     Parent,
     Shape,
@@ -60,7 +62,7 @@ def reason(node: cst.Dict, parent: Parent) -> str:
             return from_argument
     if values and all(isinstance(v, cst.Integer) for v in values.values()):
         return "counters: every value is a number"
-    names = [v for v in values.values() if isinstance(v, (cst.Name, cst.Attribute))]
+    names = [v for v in values.values() if isinstance(v, cst.Name)]
     flags = [v for v in names if m.matches(v, m.Name("False") | m.Name("True") | m.Name("None"))]
     if len(values) > 1 and len(names) == len(values) and not flags:
         return "name-keyed table: every value is a name (a routing or dispatch table)"
@@ -70,7 +72,17 @@ def reason(node: cst.Dict, parent: Parent) -> str:
     if any(isinstance(v, cst.Dict) for k, v in values.items() if k == "error"):
         return "the error is already a structured object"
     if response_flow(node, parent) is not None:
-        return "returned, but its error value is not a message text (review by hand)"
+        message = next((values[k] for k in MESSAGE_KEYS if k in values), None)
+        shown = f" `{expression_code(message)}`" if message is not None else ""
+        return (
+            f"returned, but UNS501 cannot tell that its error value{shown} is a message "
+            "text (review by hand)"
+        )
+    read = [v for v in values.values() if isinstance(v, (cst.Name, cst.Attribute))]
+    if len(values) > 1 and len(read) == len(values) and not flags:
+        return (
+            "name-keyed table: every value is a name or an attribute (a routing or dispatch table)"
+        )
     return "never reaches a return of the enclosing function, so it is not the response"
 
 
