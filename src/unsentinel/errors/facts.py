@@ -8,8 +8,11 @@ of those keeps the old shape (reported as skip), because one of its producers do
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
+
+from unsentinel.errors.returned import linked_holds, reaching
 
 if TYPE_CHECKING:
     from unsentinel.core.config import Config
@@ -36,6 +39,8 @@ class ErrorNotes:
     marker_tests: set[tuple[str, str]] = field(default_factory=set)
     param_reads: set[tuple[str, int, str, str, bool]] = field(default_factory=set)
     passes: set[tuple[str, str, int, str]] = field(default_factory=set)
+    returns: set[tuple[str, str]] = field(default_factory=set)
+    producing: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -85,6 +90,18 @@ class ErrorFacts:
     # settled: (producer, reader, key) where a generic check or a helper handed its result
     # would read the producer's migrated error dicts differently; the producer is held
     detected: frozenset[tuple[str, str, str]] = frozenset()
+    # (function, callee): the function returns the callee's result as it is
+    # (``return _handle(e)``; errors/returned.py)
+    returns: frozenset[tuple[str, str]] = frozenset()
+    # functions with an error dict UNS501 would migrate, held or not
+    producing: frozenset[str] = frozenset()
+    # settled: functions that return a migrated function's result (down a chain of
+    # ``return f(...)``) without one of their own: their readers follow it too
+    forwarders: frozenset[str] = frozenset()
+    # settled: (caller, callee) the caller returns the held callee's result: held too;
+    # (callee, caller) the held caller returns the callee's result: held too
+    held_returning: frozenset[tuple[str, str]] = frozenset()
+    held_returned: frozenset[tuple[str, str]] = frozenset()
 
     @classmethod
     def from_source(cls, data: bytes) -> ErrorFacts | None:
@@ -108,6 +125,8 @@ class ErrorFacts:
             marker_tests=frozenset(notes.marker_tests),
             param_reads=frozenset(notes.param_reads),
             passes=frozenset(notes.passes),
+            returns=frozenset(notes.returns),
+            producing=frozenset(notes.producing),
         )
 
     def merge(self, other: ErrorFacts) -> ErrorFacts:
@@ -129,6 +148,11 @@ class ErrorFacts:
             param_reads=self.param_reads | other.param_reads,
             passes=self.passes | other.passes,
             detected=self.detected | other.detected,
+            returns=self.returns | other.returns,
+            producing=self.producing | other.producing,
+            forwarders=self.forwarders | other.forwarders,
+            held_returning=self.held_returning | other.held_returning,
+            held_returned=self.held_returned | other.held_returned,
         )
 
     def settle(self, config: Config) -> ErrorFacts:
@@ -136,25 +160,37 @@ class ErrorFacts:
 
         So is a function whose error dicts a generic check would read differently once
         migrated, a callee whose result a held function checks for failure, and, in turn,
-        a callee read that way by one of those.
+        a callee read that way by one of those; a function that returns a held function's
+        result, and one whose result a held function returns (errors/returned.py). A
+        function returning a migrated one's result forwards it: its readers follow, and the
+        keys the callee moves are read off it too.
         """
-        blocked = self.moved_keys & self.extra_reads
+        erroring = self.producing | self.held_functions | self.doubled
+        moved = _by_function(self.moved_keys)
+        reach = reaching(self.returns, erroring | set(moved))
+        moved_of = {f: _union(moved, sources) for f, sources in reach.items()}
+        blocked = frozenset((f, k) for f, k in self.extra_reads if k in moved_of.get(f, set()))
         detected = self._detected()
-        held = self.held_functions | self.asserted | self.doubled
+        held = set(self.held_functions | self.asserted | self.doubled)
         held |= {function for function, _key in blocked}
         held |= {function for function, _check, _key in detected}
-        callees: set[str] = set()
-        frontier = set(held)
-        while frontier:
-            found = {c for r, c in self.failure_reads if r in frontier} - held - callees
-            callees |= found
-            frontier = found
+        linked = frozenset(f for f, sources in reach.items() if sources & erroring)
+        callees, returning, returned = linked_holds(held, self.returns, self.failure_reads, linked)
+        # A function with no error dict of its own passes a hold along the chain, but is no
+        # held producer itself: its readers read the shape of the callee that made it.
+        along = {f for f in (*returning, *returned) if f not in self.producing | held}
+        forwarders = frozenset(
+            f for f, sources in reach.items() if sources & self.error_functions
+        ) - (self.error_functions | held | set(callees) | set(returning) | set(returned))
         return replace(
             self,
-            held_functions=held | callees,
+            held_functions=frozenset(held | set(callees) | set(returning) | set(returned)) - along,
             blocked=blocked,
             held_callees=frozenset(callees),
             detected=detected,
+            forwarders=forwarders,
+            held_returning=frozenset(returning.items()),
+            held_returned=frozenset(returned.items()),
         )
 
     def _detected(self) -> frozenset[tuple[str, str, str]]:
@@ -185,8 +221,10 @@ class ErrorFacts:
     def changed_functions(self, previous: ErrorFacts) -> set[str]:
         """Functions that now return a migrated error dict, or are held: their callers'
         files (a test reading ``result["stack_name"]`` spells no needle) must be read."""
-        return set(self.error_functions ^ previous.error_functions) | set(
-            self.held_functions ^ previous.held_functions
+        return (
+            set(self.error_functions ^ previous.error_functions)
+            | set(self.held_functions ^ previous.held_functions)
+            | set(self.forwarders ^ previous.forwarders)
         )
 
     def function_names(self) -> frozenset[str]:
@@ -195,10 +233,33 @@ class ErrorFacts:
         prefilter must let it through, or the reader breaks after apply. So do those a test
         asserts the failure of (held): their readers elsewhere are reported as held with
         them, with or without the prefilter."""
-        return (self.error_functions - self.held_functions) | self.asserted | self.doubled
+        migrated = (self.error_functions | self.forwarders) - self.held_functions
+        return migrated | self.asserted | self.doubled | self._held_by_links()
 
     def module_function_names(self) -> frozenset[str]:
         """Of :meth:`function_names`, those no class defines: ``conn.request(...)`` on a
         local object calls no such function, ``request(...)`` or ``client.request(...)``
         through an imported module may (see :class:`~unsentinel.core.prefilter.Prefilter`)."""
-        return self.function_names() - self.error_methods - self.asserted - self.doubled
+        spelled = self.function_names() - self.error_methods - self.forwarders
+        return spelled - self.asserted - self.doubled - self._held_by_links()
+
+    def _held_by_links(self) -> frozenset[str]:
+        """Held along a chain of returns: their readers elsewhere are reported as held with
+        them, with or without the prefilter (any call of the name counts, as for
+        :attr:`asserted`)."""
+        linked = {f for f, _held in self.held_returning | self.held_returned}
+        return frozenset(linked) & self.held_functions
+
+
+T = TypeVar("T")
+
+
+def _by_function(pairs: Iterable[tuple[str, T]]) -> dict[str, set[T]]:
+    found: dict[str, set[T]] = {}
+    for function, value in pairs:
+        found.setdefault(function, set()).add(value)
+    return found
+
+
+def _union(table: dict[str, set[T]], functions: Iterable[str]) -> set[T]:
+    return {value for function in functions for value in table.get(function, ())}

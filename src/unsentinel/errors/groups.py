@@ -22,12 +22,14 @@ from unsentinel.errors.clients import ClientFinder
 from unsentinel.errors.consumers import ConsumerFinder
 from unsentinel.errors.facts import ErrorFacts, ErrorNotes
 from unsentinel.errors.generic_checks import ReceivedReads, changed_keys, passes
+from unsentinel.errors.hold_reasons import hold_reason
 from unsentinel.errors.readers import (
     KNOWN_KEYS,
     asserted_failures,
     extra_reads,
     failure_reads,
 )
+from unsentinel.errors.returned import returned_callees
 from unsentinel.errors.shapes import enclosing_function
 from unsentinel.errors.untraced import Untraced
 
@@ -67,58 +69,21 @@ class ErrorGroups:
 
     def defer(self, node: cst.CSTNode, rewrite: Callable[[], None]) -> None:
         """Rewrite in :meth:`settle_producers`, once every error dict of the function is known."""
-        self._deferred.append((enclosing_function(node, self.context.parent), node, rewrite))
+        function = enclosing_function(node, self.context.parent)
+        if function is not None:
+            self.context.shared(ErrorNotes).producing.add(function.name.value)
+        self._deferred.append((function, node, rewrite))
 
     def settle_producers(self) -> None:
         """Run the deferred rewrites of functions not held; report the others as skip."""
-        held = self.context.shared(ErrorNotes).held_functions
+        held = frozenset(self.context.shared(ErrorNotes).held_functions)
         gathered = self.context.facts.get(ErrorFacts)
-        blocked, passed_on = gathered.blocked, gathered.held_callees
         for function, node, rewrite in self._deferred:
             name = function.name.value if function is not None else None
-            read = sorted(key for f, key in blocked if f == name)
-            asserted = name in gathered.asserted or name in gathered.doubled
-            checked = sorted((check, key) for f, check, key in gathered.detected if f == name)
-            if function is None or (
-                name not in held
-                and name not in passed_on
-                and not read
-                and not asserted
-                and not checked
-            ):
+            if name is None or (name not in held and name not in gathered.held_functions):
                 rewrite()
                 continue
-            why = (
-                f"{name}() also returns an error-looking dict that is left "
-                "alone; its error dicts and their readers change together or not at all"
-            )
-            if checked and name not in held and not read:
-                check, key = checked[0]
-                why = (
-                    f"{check}() reads {key!r} of the dicts it is given, which the envelope "
-                    f"changes, and {name}()'s error dicts may reach it (a generic error check, "
-                    "or its result is passed to it); its error dicts and readers stay together"
-                )
-            elif name in gathered.doubled and name not in held and not read:
-                why = (
-                    f"a test double returns an old-shaped error dict for {name}(); its "
-                    "error dicts and readers stay together"
-                )
-            elif asserted and name not in held and not read:
-                why = (
-                    f"a test checks the failure of {name}() in reads no reader rewrite "
-                    "follows; its error dicts and readers stay together"
-                )
-            elif name in passed_on and name not in held:
-                why = (
-                    f"a function that keeps its old error shape reads the error of {name}() "
-                    "and passes it on; its error dicts and readers stay together"
-                )
-            elif name not in held:
-                why = (
-                    f"a reader of {name}() reads {', '.join(map(repr, read))}, which would "
-                    "move into error.details; its error dicts and readers stay together"
-                )
+            why = hold_reason(name, gathered, held)
             self.context.report(
                 self.rule,
                 node,
@@ -138,7 +103,8 @@ class ErrorGroups:
         notes = self.context.shared(ErrorNotes)
         gathered = self.context.facts.get(ErrorFacts)
         held = gathered.held_functions | frozenset(notes.held_functions)
-        producers = (gathered.error_functions | frozenset(notes.error_functions)) - held
+        producers = gathered.error_functions | gathered.forwarders
+        producers = (producers | frozenset(notes.error_functions)) - held
         facts = self.context.facts
         ours = facts.get(DefinedNames).functions
         templates = gathered.message_templates | frozenset(notes.message_templates)
@@ -171,6 +137,11 @@ class ErrorGroups:
                     (reader, callee)
                     for callee in failure_reads(index, function)
                     if may_be_defined(self.context.facts, callee)  # never ``next(...)``
+                }
+                notes.returns |= {
+                    (reader, callee)
+                    for callee in returned_callees(index, function)
+                    if may_be_defined(self.context.facts, callee)
                 }
             if producers or held:
                 clients.scan(function, producers, held)

@@ -1,0 +1,92 @@
+"""Why a function's error dicts are held: the reason ``plan`` gives for each of them.
+
+A function is held for something in its own body (an error-looking dict left alone), for
+what its readers do (a key read where no rewrite follows, a failure checked in the old
+shape, a test double), or through another function it is linked with: one whose error it
+passes on, whose result it returns, or that returns its result. A linked hold names the
+function it came from and that function's own reason, so a reviewer can follow the chain.
+"""
+
+from __future__ import annotations
+
+from unsentinel.errors.facts import ErrorFacts
+
+_TOGETHER = "its error dicts and readers stay together"
+
+
+def hold_reason(name: str, facts: ErrorFacts, local: frozenset[str] = frozenset()) -> str:
+    """The reason ``name``'s error dicts are held (``local``: functions this file holds for
+    a look-alike of their own). A hold that came along a chain of returns names the link
+    that held this function, and the reason of the function where the chain starts."""
+    link = _link(name, facts, local)
+    if link is None:
+        return _own_reason(name, facts, local)
+    seen = {name}
+    source = link[1]
+    while source not in seen:
+        seen.add(source)
+        further = _link(source, facts, local)
+        if further is None:
+            break
+        source = further[1]
+    return f"{link[0]}; where the chain starts, {_own_reason(source, facts, local)}"
+
+
+def _link(name: str, facts: ErrorFacts, local: frozenset[str]) -> tuple[str, str] | None:
+    """How a return linked ``name`` to a held function: the text, and that function."""
+    if name in local or _held_for_itself(name, facts):
+        return None
+    linked = dict(facts.held_returning).get(name)
+    if linked is not None:
+        return f"{name}() returns the result of {linked}(), which keeps its old error shape", linked
+    linked = dict(facts.held_returned).get(name)
+    if linked is not None:
+        text = f"{linked}() keeps its old error shape and returns the result of {name}()"
+        return text, linked
+    return None
+
+
+def _held_for_itself(name: str, facts: ErrorFacts) -> bool:
+    """Held for what its readers do, not for a function it is linked with."""
+    return (
+        name in facts.doubled
+        or name in facts.asserted
+        or any(f == name for f, _check, _key in facts.detected)
+        or name in facts.held_callees
+        or any(f == name for f, _key in facts.blocked)
+    )
+
+
+def _own_reason(name: str, facts: ErrorFacts, local: frozenset[str]) -> str:
+    left_alone = (
+        f"{name}() also returns an error-looking dict that is left "
+        "alone; its error dicts and their readers change together or not at all"
+    )
+    if name in local:
+        return left_alone
+    read = sorted(key for f, key in facts.blocked if f == name)
+    checked = sorted((check, key) for f, check, key in facts.detected if f == name)
+    if checked and not read:
+        check, key = checked[0]
+        return (
+            f"{check}() reads {key!r} of the dicts it is given, which the envelope changes, "
+            f"and {name}()'s error dicts may reach it (a generic error check, or its result "
+            f"is passed to it); {_TOGETHER}"
+        )
+    if name in facts.doubled and not read:
+        return f"a test double returns an old-shaped error dict for {name}(); {_TOGETHER}"
+    if name in facts.asserted and not read:
+        return (
+            f"a test checks the failure of {name}() in reads no reader rewrite follows; {_TOGETHER}"
+        )
+    if name in facts.held_callees:
+        return (
+            f"a function that keeps its old error shape reads the error of {name}() "
+            f"and passes it on; {_TOGETHER}"
+        )
+    if read:
+        return (
+            f"a reader of {name}() reads {', '.join(map(repr, read))}, which would "
+            f"move into error.details; {_TOGETHER}"
+        )
+    return left_alone

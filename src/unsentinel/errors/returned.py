@@ -1,0 +1,101 @@
+"""Functions that return another function's result as it is: ``return _handle(e)``.
+
+Such a function returns whatever error dicts its callee returns, so the two are one group:
+
+* readers of the caller follow the callee's migration (a test's ``_call`` wrapper, a tool
+  whose failures all come from ``return handle_error(e)``): the caller *forwards* it;
+* if either keeps an old error shape (held), the other must keep it too. A caller that
+  returns a held callee's result beside a literal of its own would return two shapes once
+  the literal migrated; a held caller whose readers keep the old keys would meet the new
+  shape of a migrated callee.
+
+The calls are recorded per function in the first gather round (:func:`returned_callees`);
+:meth:`~unsentinel.errors.facts.ErrorFacts.settle` closes over them (:func:`reaching`,
+:func:`linked_holds`). Functions are keyed by bare name, as every cross-file error fact is.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+
+import libcst as cst
+
+from unsentinel.core.syntax import NodeIndex
+from unsentinel.errors.shapes import call_name
+
+
+def returned_callees(index: NodeIndex, function: cst.FunctionDef) -> set[str]:
+    """The callees whose result ``function`` returns as it is: ``return f(...)``, ``return
+    await f(...)``, or the body of a returned tuple (``return f(...), 500``)."""
+    found: set[str] = set()
+    for node in index.within(cst.Return, function):
+        value = node.value
+        if isinstance(value, cst.Tuple) and value.elements:
+            value = value.elements[0].value
+        if isinstance(value, cst.Await):
+            value = value.expression
+        if isinstance(value, cst.Call):
+            name = call_name(value)
+            if name:
+                found.add(name)
+    return found
+
+
+def reaching(returns: Iterable[tuple[str, str]], sources: Iterable[str]) -> dict[str, set[str]]:
+    """Every function that returns (directly or down a chain) the result of a function in
+    ``sources``, with the ones it reaches; a source reaches itself."""
+    callers = _adjacent((callee, caller) for caller, callee in returns)
+    reached: dict[str, set[str]] = {name: {name} for name in sources}
+    work = list(reached)
+    while work:
+        callee = work.pop()
+        for caller in callers.get(callee, ()):
+            new = reached[callee] - reached.setdefault(caller, set())
+            if new:
+                reached[caller] |= new
+                work.append(caller)
+    return reached
+
+
+def linked_holds(
+    held: set[str],
+    returns: Iterable[tuple[str, str]],
+    failure_reads: Iterable[tuple[str, str]],
+    erroring: frozenset[str],
+) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """What the holds in ``held`` spread to, each with the function it came from.
+
+    Down a failure read (a held reader passes its callee's error on), down a return (a held
+    caller returns its callee's result), and up a return (a caller of a held function
+    returns its result). A return links only functions that return error dicts
+    (``erroring``: their own, or down a chain): ``return self.cache.get(key)`` links nothing.
+    Returns three tables -- held callees of a failure read, held callers, held callees of
+    a return -- each mapping a function to the one that held it.
+    """
+    linked = [(caller, callee) for caller, callee in returns if callee in erroring]
+    edges = {
+        "passed_on": _adjacent(failure_reads),  # reader -> callee
+        "returned": _adjacent(linked),  # caller -> callee
+        "returning": _adjacent((callee, caller) for caller, callee in linked),
+    }
+    tables: dict[str, dict[str, str]] = {name: {} for name in edges}
+    done = set(held)
+    work = deque(sorted(held))  # breadth first: each hold names its nearest source
+    while work:
+        source = work.popleft()
+        for table, adjacent in edges.items():
+            for name in sorted(adjacent.get(source, ())):
+                if name not in done:
+                    done.add(name)
+                    tables[table][name] = source
+                    work.append(name)
+    return tables["passed_on"], tables["returning"], tables["returned"]
+
+
+def _adjacent(pairs: Iterable[tuple[str, str]]) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for first, second in pairs:
+        if first != second:
+            found.setdefault(first, set()).add(second)
+    return found
