@@ -5,7 +5,13 @@ Each case restates, in our own words, a shape a new user's trial met on real pac
 * a function returns one migrated literal and ``return other(e)``, whose dict stays: its
   result has two shapes, so its group is held;
 * a test reads the result through a wrapper (``def _call(c): return get_credits(c)``), and
-  ``get_credits`` itself only returns ``_handle(...)``'s dicts: the readers follow them.
+  ``get_credits`` itself only returns ``_handle(...)``'s dicts: the readers follow them;
+* a test reads only keys the envelope moves (``result["error_type"]``, ``result["message"]``)
+  with nothing to say it reads a failure: no rewrite follows it, so the producer is held;
+* a test checks a key the envelope moves (``"message" in result``, ``result.get("k")``), or
+  reads a second message key the rewrites would send to the wrong place: held too;
+* and the near misses that must still migrate: a key the success dicts have too, a test
+  that checks the result succeeded.
 
 Each case is also applied, and the project's own tests must still pass.
 """
@@ -269,4 +275,219 @@ def test_a_held_function_holds_the_functions_whose_result_it_returns(tmp_path: P
     ]
     assert len(skipped) == 2
     assert all("get_credits()" in why for why in skipped)
+    _apply_and_test(root, result)
+
+
+# -- tests that read only what the envelope moves ----------------------------------------------
+
+STATUSES = """
+def get_status(store, workflow_id):
+    status = store.get(workflow_id)
+    if status is None:
+        return {"error": f"Workflow {workflow_id} not found", "error_type": "WorkflowNotFound"}
+    return status
+"""
+
+READS_THE_TYPE_ONLY = """
+from pkg.statuses import get_status
+
+
+def test_not_found():
+    result = get_status({}, "w-missing")
+    assert result["error_type"] == "WorkflowNotFound"
+"""
+
+
+def test_a_test_reading_only_a_moved_key_holds_its_producer(tmp_path: Path) -> None:
+    """``result["error_type"]`` alone says nothing of a failure, so no reader rewrite
+    follows it; after the move into ``error.details`` it raised ``KeyError``."""
+    root = _project(
+        tmp_path, {"pkg/statuses.py": STATUSES, "tests/test_statuses.py": READS_THE_TYPE_ONLY}
+    )
+    result = _diff(root)
+    assert _changed(result) == []
+    [(action, why)] = _sites(result, "statuses.py", Kind.ERROR)
+    assert action is Action.SKIP
+    assert "'error_type'" in why and "get_status()" in why
+    _apply_and_test(root, result)
+
+
+def test_a_test_reading_only_the_message_holds_its_producer(tmp_path: Path) -> None:
+    """``"Access denied" in result["message"]`` with no failure check: the message moves
+    into ``error.message`` and no reader rewrite follows this read."""
+    tests = TOOL_TESTS + textwrap.dedent(
+        """
+
+        def test_denied_without_a_status():
+            result = get_credits(Client())
+            assert "Access denied" in result["message"]
+        """
+    )
+    root = _project(tmp_path, {"pkg/tools.py": TOOLS, "tests/test_tools.py": tests})
+    result = _diff(root)
+    assert _changed(result) == []
+    skipped = [
+        why for action, why in _sites(result, "tools.py", Kind.ERROR) if action is Action.SKIP
+    ]
+    assert len(skipped) == 2
+    assert all("'message'" in why for why in skipped)
+    _apply_and_test(root, result)
+
+
+SUCCESS_KEEPS_THE_KEY = """
+def lookup(name):
+    try:
+        return {"stack_name": name, "status": fetch(name)}
+    except OSError as e:
+        return {"stack_name": name, "error": str(e)}
+
+
+def fetch(name):
+    return name.upper()
+"""
+
+READS_A_SUCCESS = """
+from pkg.stacks import lookup
+
+
+def test_found():
+    result = lookup("web")
+    assert result["stack_name"] == "web"
+"""
+
+
+def test_a_key_the_success_responses_have_too_holds_nothing(tmp_path: Path) -> None:
+    """``stack_name`` is in the success dict as well: the test reads a success, which does
+    not change, and the error dict migrates."""
+    files = {"pkg/stacks.py": SUCCESS_KEEPS_THE_KEY, "tests/test_stacks.py": READS_A_SUCCESS}
+    root = _project(tmp_path, files)
+    result = _diff(root)
+    assert _changed(result) == ["stacks.py"]
+    _apply_and_test(root, result)
+
+
+# -- a key test of a key the envelope moves ----------------------------------------------------
+
+REGIONS = """
+def check(region):
+    try:
+        return {"region": region, "ok": probe(region)}
+    except Exception as e:
+        return {"region": region, "error": str(e), "message": "Error checking status."}
+
+
+def probe(region):
+    raise RuntimeError(region)
+"""
+
+CHECKS_THE_MESSAGE_KEY = """
+from pkg.regions import check
+
+
+def test_error():
+    result = check("us-east-1")
+    assert "error" in result
+    assert "boom" not in result["error"]
+    assert "message" in result
+"""
+
+
+def test_a_key_test_of_a_moved_key_holds_its_producer(tmp_path: Path) -> None:
+    """``"message" in result`` is true of the old dict; the envelope moves that message
+    into ``error.details``, so the test would fail though ``result["error"]`` follows."""
+    root = _project(
+        tmp_path, {"pkg/regions.py": REGIONS, "tests/test_regions.py": CHECKS_THE_MESSAGE_KEY}
+    )
+    result = _diff(root)
+    assert _changed(result) == []
+    [(action, why)] = _sites(result, "regions.py", Kind.ERROR)
+    assert action is Action.SKIP
+    assert "'message'" in why
+    _apply_and_test(root, result)
+
+
+def test_a_get_of_a_moved_key_beside_a_followed_read_holds_its_producer(tmp_path: Path) -> None:
+    """``result["error"]`` follows the migration, ``result.get("error_type")`` is a form the
+    rewrites keep: it would read None from the envelope."""
+    test = READS_THE_TYPE_ONLY.replace(
+        '    assert result["error_type"] == "WorkflowNotFound"\n',
+        '    assert "not found" in result["error"]\n'
+        '    assert result.get("error_type") == "WorkflowNotFound"\n',
+    )
+    root = _project(tmp_path, {"pkg/statuses.py": STATUSES, "tests/test_statuses.py": test})
+    result = _diff(root)
+    assert _changed(result) == []
+    [(action, why)] = _sites(result, "statuses.py", Kind.ERROR)
+    assert action is Action.SKIP
+    assert "'error_type'" in why
+    _apply_and_test(root, result)
+
+
+def test_a_read_of_a_second_message_key_holds_its_producer(tmp_path: Path) -> None:
+    """``result["message"]`` of a dict whose message is ``"error"``: that ``"message"`` moves
+    into ``error.details``, not to ``error.message``, where the reader rewrite sends it."""
+    test = CHECKS_THE_MESSAGE_KEY.replace(
+        'assert "message" in result', 'assert result["message"] == "Error checking status."'
+    )
+    root = _project(tmp_path, {"pkg/regions.py": REGIONS, "tests/test_regions.py": test})
+    result = _diff(root)
+    assert _changed(result) == []
+    _apply_and_test(root, result)
+
+
+TOOL_RUNNER = """
+def run_tool(action, handlers):
+    try:
+        if action not in handlers:
+            return {"status": "error", "error": f"Unknown action {action}"}
+        return handlers[action]()
+    except ValueError as e:
+        return {"status": "error", "error": str(e)}
+"""
+
+CHECKS_A_SUCCESS = """
+from pkg.runner import run_tool
+
+
+def test_runs_the_action():
+    result = run_tool("logs", {"logs": lambda: {"status": "success", "logs": []}})
+    assert result["status"] == "success"
+    assert result["logs"] == []
+"""
+
+
+def test_a_test_that_checks_a_success_holds_nothing(tmp_path: Path) -> None:
+    """``result["status"] == "success"``: whatever else the test reads, it reads a success
+    (the error dicts' status is only ever ``"error"``), and success dicts do not change."""
+    files = {"pkg/runner.py": TOOL_RUNNER, "tests/test_runner.py": CHECKS_A_SUCCESS}
+    root = _project(tmp_path, files)
+    result = _diff(root)
+    assert _changed(result) == ["runner.py"]
+    _apply_and_test(root, result)
+
+
+FAILED_RUNNER = """
+def run_tool(action, handlers):
+    if action not in handlers:
+        return {"success": False, "status": "failed", "error": f"Unknown action {action}"}
+    return handlers[action]()
+"""
+
+CHECKS_A_FAILED_STATUS = """
+from pkg.runner import run_tool
+
+
+def test_unknown_action():
+    result = run_tool("logs", {})
+    assert result["status"] == "failed"
+"""
+
+
+def test_a_status_the_error_dicts_carry_as_data_is_no_sign_of_success(tmp_path: Path) -> None:
+    """``{"success": False, "status": "failed", ...}`` drops its ``status``: a test that
+    compares it with ``"failed"`` reads a failure, and holds the producer."""
+    files = {"pkg/runner.py": FAILED_RUNNER, "tests/test_runner.py": CHECKS_A_FAILED_STATUS}
+    root = _project(tmp_path, files)
+    result = _diff(root)
+    assert _changed(result) == []
     _apply_and_test(root, result)

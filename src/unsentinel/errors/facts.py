@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, TypeVar
 
+from unsentinel.errors.key_places import missed_reads
 from unsentinel.errors.returned import linked_holds, reaching
 
 if TYPE_CHECKING:
@@ -41,6 +42,9 @@ class ErrorNotes:
     passes: set[tuple[str, str, int, str]] = field(default_factory=set)
     returns: set[tuple[str, str]] = field(default_factory=set)
     producing: set[str] = field(default_factory=set)
+    key_places: set[tuple[str, str, str]] = field(default_factory=set)
+    kept_keys: set[tuple[str, str]] = field(default_factory=set)
+    test_reads: set[tuple[str, str, str, str]] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -95,9 +99,20 @@ class ErrorFacts:
     returns: frozenset[tuple[str, str]] = frozenset()
     # functions with an error dict UNS501 would migrate, held or not
     producing: frozenset[str] = frozenset()
+    # (function, old key, its place in the envelope) for the keys its error dicts move
+    # (errors/key_places.py)
+    key_places: frozenset[tuple[str, str, str]] = frozenset()
+    # (function, key): a key of a success dict the function returns
+    kept_keys: frozenset[tuple[str, str]] = frozenset()
+    # (callee, key, how, succeeded): a test reads the key of the callee's result
+    # (key_places.UNFOLLOWED, UNCHANGED or REWRITTEN), after checking that it succeeded on
+    # the key ``succeeded`` ("" where it does not)
+    test_reads: frozenset[tuple[str, str, str, str]] = frozenset()
     # settled: functions that return a migrated function's result (down a chain of
     # ``return f(...)``) without one of their own: their readers follow it too
     forwarders: frozenset[str] = frozenset()
+    # settled: (function, key, place) a test reads where the migration would leave nothing
+    test_blocked: frozenset[tuple[str, str, str]] = frozenset()
     # settled: (caller, callee) the caller returns the held callee's result: held too;
     # (callee, caller) the held caller returns the callee's result: held too
     held_returning: frozenset[tuple[str, str]] = frozenset()
@@ -127,6 +142,9 @@ class ErrorFacts:
             passes=frozenset(notes.passes),
             returns=frozenset(notes.returns),
             producing=frozenset(notes.producing),
+            key_places=frozenset(notes.key_places),
+            kept_keys=frozenset(notes.kept_keys),
+            test_reads=frozenset(notes.test_reads),
         )
 
     def merge(self, other: ErrorFacts) -> ErrorFacts:
@@ -150,7 +168,11 @@ class ErrorFacts:
             detected=self.detected | other.detected,
             returns=self.returns | other.returns,
             producing=self.producing | other.producing,
+            key_places=self.key_places | other.key_places,
+            kept_keys=self.kept_keys | other.kept_keys,
+            test_reads=self.test_reads | other.test_reads,
             forwarders=self.forwarders | other.forwarders,
+            test_blocked=self.test_blocked | other.test_blocked,
             held_returning=self.held_returning | other.held_returning,
             held_returned=self.held_returned | other.held_returned,
         )
@@ -163,17 +185,23 @@ class ErrorFacts:
         a callee read that way by one of those; a function that returns a held function's
         result, and one whose result a held function returns (errors/returned.py). A
         function returning a migrated one's result forwards it: its readers follow, and the
-        keys the callee moves are read off it too.
+        keys the callee moves are read off it too (errors/key_places.py).
         """
         erroring = self.producing | self.held_functions | self.doubled
         moved = _by_function(self.moved_keys)
-        reach = reaching(self.returns, erroring | set(moved))
+        places = _by_function((f, (k, p)) for f, k, p in self.key_places)
+        kept = _by_function(self.kept_keys)
+        reach = reaching(self.returns, erroring | set(moved) | set(places) | set(kept))
         moved_of = {f: _union(moved, sources) for f, sources in reach.items()}
+        places_of = {f: _by_function(_union(places, sources)) for f, sources in reach.items()}
+        kept_of = {f: _union(kept, sources) for f, sources in reach.items()}
         blocked = frozenset((f, k) for f, k in self.extra_reads if k in moved_of.get(f, set()))
         detected = self._detected()
+        test_blocked = frozenset(missed_reads(self.test_reads, places_of, kept_of))
         held = set(self.held_functions | self.asserted | self.doubled)
         held |= {function for function, _key in blocked}
         held |= {function for function, _check, _key in detected}
+        held |= {function for function, _key, _place in test_blocked}
         linked = frozenset(f for f, sources in reach.items() if sources & erroring)
         callees, returning, returned = linked_holds(held, self.returns, self.failure_reads, linked)
         # A function with no error dict of its own passes a hold along the chain, but is no
@@ -189,6 +217,7 @@ class ErrorFacts:
             held_callees=frozenset(callees),
             detected=detected,
             forwarders=forwarders,
+            test_blocked=test_blocked,
             held_returning=frozenset(returning.items()),
             held_returned=frozenset(returned.items()),
         )
@@ -244,10 +273,11 @@ class ErrorFacts:
         return spelled - self.asserted - self.doubled - self._held_by_links()
 
     def _held_by_links(self) -> frozenset[str]:
-        """Held along a chain of returns: their readers elsewhere are reported as held with
-        them, with or without the prefilter (any call of the name counts, as for
-        :attr:`asserted`)."""
+        """Held for a test's read of a moved key, or along a chain of returns: their readers
+        elsewhere are reported as held with them, with or without the prefilter (any call
+        of the name counts, as for :attr:`asserted`)."""
         linked = {f for f, _held in self.held_returning | self.held_returned}
+        linked |= {f for f, _key, _place in self.test_blocked}
         return frozenset(linked) & self.held_functions
 
 

@@ -10,7 +10,7 @@ readers are decided last, with the producers gathered from the whole repository.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import libcst as cst
 
@@ -23,14 +23,16 @@ from unsentinel.errors.consumers import ConsumerFinder
 from unsentinel.errors.facts import ErrorFacts, ErrorNotes
 from unsentinel.errors.generic_checks import ReceivedReads, changed_keys, passes
 from unsentinel.errors.hold_reasons import hold_reason
+from unsentinel.errors.key_places import key_places
 from unsentinel.errors.readers import (
     KNOWN_KEYS,
     asserted_failures,
     extra_reads,
     failure_reads,
+    test_key_reads,
 )
 from unsentinel.errors.returned import returned_callees
-from unsentinel.errors.shapes import enclosing_function
+from unsentinel.errors.shapes import Shape, enclosing_function
 from unsentinel.errors.untraced import Untraced
 
 _Deferred = tuple[cst.FunctionDef | None, cst.CSTNode, Callable[[], None]]
@@ -120,6 +122,11 @@ class ErrorGroups:
             if function is not None and function.name.value.startswith("test"):
                 followed = tests.scan_function(function)
                 notes.extra_reads |= extra_reads(index, function, followed, ours)
+                notes.test_reads |= {
+                    read
+                    for read in test_key_reads(index, function, followed, self.context.parent, ours)
+                    if may_be_defined(self.context.facts, read[0])
+                }
                 asserted = asserted_failures(
                     index, function, followed, self.context.parent, defined=ours
                 )
@@ -155,12 +162,22 @@ class ErrorGroups:
             changed = {(name, key, presence) for key, presence in changed_keys(frozenset(keys))}
             self.context.shared(ErrorNotes).changed_keys |= changed
 
-    def moves(self, node: cst.CSTNode, keys: tuple[str, ...]) -> None:
-        """The extra keys an error dict of this function moves into ``error.details``."""
+    def moves(self, node: cst.CSTNode, shape: Shape) -> None:
+        """The keys an error dict of this function moves: its extra keys into
+        ``error.details`` (``moved_keys``), and every key to its place (``key_places``)."""
         function = enclosing_function(node, self.context.parent)
         if function is not None:
-            moved = {(function.name.value, key) for key in keys if key not in KNOWN_KEYS}
-            self.context.shared(ErrorNotes).moved_keys |= moved
+            name = function.name.value
+            notes = self.context.shared(ErrorNotes)
+            notes.moved_keys |= {(name, key) for key in shape.extra_keys if key not in KNOWN_KEYS}
+            notes.key_places |= {(name, key, place) for key, place in key_places(shape)}
+
+    def keeps(self, node: cst.Dict, keys: Iterable[str]) -> None:
+        """A success dict this function returns has these keys (they do not move)."""
+        function = enclosing_function(node, self.context.parent)
+        if function is not None:
+            name = function.name.value
+            self.context.shared(ErrorNotes).kept_keys |= {(name, key) for key in keys}
 
 
 def _in_class(

@@ -54,6 +54,7 @@ def _held_for_itself(name: str, facts: ErrorFacts) -> bool:
         or any(f == name for f, _check, _key in facts.detected)
         or name in facts.held_callees
         or any(f == name for f, _key in facts.blocked)
+        or any(f == name for f, _key, _place in facts.test_blocked)
     )
 
 
@@ -88,5 +89,12 @@ def _own_reason(name: str, facts: ErrorFacts, local: frozenset[str]) -> str:
         return (
             f"a reader of {name}() reads {', '.join(map(repr, read))}, which would "
             f"move into error.details; {_TOGETHER}"
+        )
+    tested = sorted((key, place) for f, key, place in facts.test_blocked if f == name)
+    if tested:
+        keys = ", ".join(f"{key!r} (moved to {place})" for key, place in tested)
+        return (
+            f"a test reads {keys} of the result of {name}(), and no reader rewrite takes "
+            f"that read to its new place; {_TOGETHER}"
         )
     return left_alone

@@ -18,6 +18,7 @@ import libcst.matchers as m
 
 from unsentinel.core.syntax import NodeIndex
 from unsentinel.errors.aliases import Aliases
+from unsentinel.errors.key_places import REWRITTEN, UNCHANGED, UNFOLLOWED
 from unsentinel.errors.shapes import (
     DETAIL_CONTAINERS,
     DISCRIMINATORS,
@@ -55,6 +56,91 @@ def extra_reads(
         if read & FAILURE_KEYS
         for key in read - KNOWN_KEYS
     }
+
+
+def test_key_reads(
+    index: NodeIndex,
+    function: cst.FunctionDef,
+    followed: frozenset[str],
+    parent: Callable[[cst.CSTNode], cst.CSTNode | None],
+    defined: frozenset[str] = frozenset(),
+) -> set[tuple[str, str, str, str]]:
+    """``(callee, key, how, succeeded)`` for every key a test reads of a call's result.
+
+    ``how`` says whether a reader rewrite follows the result (``followed``: the variables
+    it follows) and, if it does, whether this read is rewritten (``x["k"]``) or kept as it
+    is (``"k" in x``, ``x.get("k")``, ``x["status"]`` not compared with ``"error"``).
+    ``succeeded`` names the key of a check that the result succeeded, where the test makes
+    one (``x["status"] == "success"``, ``x["ok"] is True``), else ``""``. See
+    :mod:`~unsentinel.errors.key_places`."""
+    callees = _bound(index.within(cst.Assign, function), defined, Aliases(index, function))
+    reads: list[tuple[cst.CSTNode, str, str]] = []
+    succeeded: dict[str, str] = {}
+    for kind in (cst.Subscript, cst.Call, cst.Comparison):
+        for node in index.within(kind, function):
+            read = _read(node)
+            if read is None or read[0] not in callees:
+                continue
+            reads.append((node, *read))
+            if _shows_success(node, read[1], parent):
+                succeeded[read[0]] = min(read[1], succeeded.get(read[0], read[1]))
+    found: set[tuple[str, str, str, str]] = set()
+    for where, variable, key in reads:
+        if variable not in followed:
+            how = UNFOLLOWED
+        elif isinstance(where, cst.Subscript) and (key != "status" or _equals_error(where, parent)):
+            how = REWRITTEN
+        else:
+            how = UNCHANGED
+        found.add((callees[variable], key, how, succeeded.get(variable, "")))
+    return found
+
+
+def _shows_success(
+    node: cst.CSTNode, key: str, parent: Callable[[cst.CSTNode], cst.CSTNode | None]
+) -> bool:
+    """Is this read a check that the result succeeded? ``x["status"] == "success"`` (any
+    text but ``"error"``), ``x["ok"] is True``, ``assert x["ok"]``, ``assertTrue(x["ok"])``."""
+    if key != "status" and key not in DISCRIMINATORS:
+        return False
+    above = parent(node)
+    if isinstance(above, cst.ComparisonTarget):
+        above = parent(above)
+    if key in DISCRIMINATORS and isinstance(above, cst.Assert) and above.test is node:
+        return True
+    around = _around(node, parent)
+    call = around[0] if around else None
+    if isinstance(call, cst.Call):
+        name = call_name(call)
+        if key in DISCRIMINATORS and name == "assertTrue":
+            return True
+        if name not in ("assertEqual", "assertIs"):
+            return False
+    elif not (
+        isinstance(above, cst.Comparison)
+        and len(above.comparisons) == 1
+        and isinstance(above.comparisons[0].operator, (cst.Equal, cst.Is))
+    ):
+        return False
+    others = [n for n in around if n is not node and n is not call]
+    if key == "status":
+        return any(isinstance(n, cst.SimpleString) and n.evaluated_value != "error" for n in others)
+    return any(m.matches(n, m.Name("True")) for n in others)
+
+
+def _equals_error(node: cst.CSTNode, parent: Callable[[cst.CSTNode], cst.CSTNode | None]) -> bool:
+    """``x["status"] == "error"`` (or ``self.assertEqual(x["status"], "error")``): the one
+    status read the reader rewrites change (into ``x["success"] is False``)."""
+    above = parent(node)
+    if isinstance(above, cst.ComparisonTarget):
+        above = parent(above)
+    if isinstance(above, cst.Comparison):
+        equal = len(above.comparisons) == 1 and isinstance(above.comparisons[0].operator, cst.Equal)
+        return equal and _checks_failure("status", _around(node, parent))
+    around = _around(node, parent)
+    call = around[0] if around else None
+    asserted = isinstance(call, cst.Call) and call_name(call) == "assertEqual"
+    return asserted and _checks_failure("status", around)
 
 
 def failure_reads(index: NodeIndex, function: cst.FunctionDef | None) -> set[str]:

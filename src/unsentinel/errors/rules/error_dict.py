@@ -369,6 +369,8 @@ class ErrorDict(Rule):
     def visit_Dict(self, node: cst.Dict) -> None:
         shape = classify(node)
         if shape is None and not suspicious(node, shape) or self._in_assertion(node):
+            if shape is None:
+                self._success_keys(node)
             return
         flow = response_flow(node, self.context.parent)
         if shape is None or flow is None:
@@ -383,8 +385,11 @@ class ErrorDict(Rule):
             if shape.kind is not ShapeKind.MESSAGE_ONLY:
                 self._groups.hold(node)
                 self._report_only(node, f"Error-shaped dict returned with HTTP {status}; skipped")
+            else:
+                self._success_keys(node)
             return
         if shape.kind is ShapeKind.MESSAGE_ONLY and status is None:
+            self._success_keys(node)
             return
         in_handler = handler_of(node, self.context.parent) is not None
         unclear = unclear_bare(node, shape, status, in_handler)
@@ -395,9 +400,15 @@ class ErrorDict(Rule):
         if changed is not None:
             self._built_in_steps(node, changed)
             return
-        self._groups.moves(node, shape.extra_keys)
+        self._groups.moves(node, shape)
         self._groups.changes(node, shape.keys)
         self._groups.defer(node, lambda: self._rewrite_dict(node, shape, status))
+
+    def _success_keys(self, node: cst.Dict) -> None:
+        """A dict the function returns that is no error: its keys stay where they are."""
+        keys = elements_by_key(node)
+        if keys and response_flow(node, self.context.parent) is not None:
+            self._groups.keeps(node, keys)
 
     def _built_in_steps(self, node: cst.Dict, changed: str) -> None:
         """A returned error dict changed after it is built: noted, and its function held."""
