@@ -319,6 +319,7 @@ class ErrorDict(Rule):
             import error_codes
             from error_model import ErrorDetail
 
+
             def fetch(key):
                 return {
                     "success": False,
@@ -335,6 +336,90 @@ class ErrorDict(Rule):
                 assert res["message"] == "bad op"
             """,  # noqa: E501 (example code keeps its natural length)
             id="a function called through an alias is read as that function",
+        ),
+        Example(
+            """
+            def _fail(message):
+                return {"ok": False, "message": message}
+
+            def get_note(note_id):
+                if note_id is None:
+                    return _fail("note_id is required")
+                return {"ok": True, "note": load(note_id)}
+
+            def test_missing():
+                resp = get_note(None)
+                assert resp["ok"] is False
+                assert resp["message"] == "note_id is required"
+            """,
+            """
+            import error_codes
+            from error_model import ErrorDetail
+
+
+            def _fail(message):
+                return {
+                    "success": False,
+                    "error": ErrorDetail(code=error_codes.INTERNAL_ERROR, message=message).to_dict(),
+                }
+
+            def get_note(note_id):
+                if note_id is None:
+                    return _fail("note_id is required")
+                return {"ok": True, "note": load(note_id)}
+
+            def test_missing():
+                resp = get_note(None)
+                assert resp["success"] is False
+                assert resp["error"]["message"] == "note_id is required"
+            """,  # noqa: E501 (example code keeps its natural length)
+            id="readers follow a function that returns the producer's result",
+        ),
+        Example(
+            """
+            def normalize(e):
+                r = e.response()
+                return {"error": r.message, "kind": r.kind}
+
+            def status(store, key):
+                try:
+                    found = store.get(key)
+                    if found is None:
+                        return {"error": f"{key} not found", "kind": "NotFound"}
+                    return found
+                except Exception as e:
+                    return normalize(e)
+            """,
+            id="a literal beside a held function's returned result is held",
+        ),
+        Example(
+            """
+            def status(store, key):
+                found = store.get(key)
+                if found is None:
+                    return {"error": f"{key} not found", "kind": "NotFound"}
+                return found
+
+            def test_missing():
+                result = status({}, "k")
+                assert result["kind"] == "NotFound"
+            """,
+            id="a test reading only a moved key holds its producer",
+        ),
+        Example(
+            """
+            def check(region):
+                try:
+                    return {"region": region, "ok": probe(region)}
+                except Exception as e:
+                    return {"region": region, "error": str(e), "message": "Check failed"}
+
+            def test_error():
+                result = check("eu-1")
+                assert "timed out" in result["error"]
+                assert "message" in result
+            """,
+            id="a key test of a moved key holds its producer",
         ),
         Example(
             """
