@@ -27,14 +27,9 @@ from unsentinel.core.model import Action, Kind
 from unsentinel.core.syntax import NodeIndex
 from unsentinel.errors import build
 from unsentinel.errors.aliases import Aliases
+from unsentinel.errors.key_places import DETAIL_CONTAINERS, DISCRIMINATORS, MESSAGE_KEYS
 from unsentinel.errors.readers import keyed_read
-from unsentinel.errors.shapes import (
-    DETAIL_CONTAINERS,
-    DISCRIMINATORS,
-    MESSAGE_KEYS,
-    is_error_string,
-    is_json_loads,
-)
+from unsentinel.errors.shapes import is_error_string, is_json_loads
 
 if TYPE_CHECKING:
     from unsentinel.core.rule import Rule, RuleContext

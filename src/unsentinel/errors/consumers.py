@@ -28,14 +28,12 @@ from unsentinel.errors.case_assertions import (
     asserting_call,
     assertion_evidence,
 )
-from unsentinel.errors.envelope_reads import and_chain, failed, new_path, resubscript
+from unsentinel.errors.envelope_reads import and_chain, failed, resubscript
+from unsentinel.errors.key_places import DETAIL_CONTAINERS, DISCRIMINATORS, MESSAGE_KEYS, new_path
 from unsentinel.errors.placement import fit
 from unsentinel.errors.readers import SERIALISERS
 from unsentinel.errors.response_reads import FunctionReads, KeyRead
 from unsentinel.errors.shapes import (
-    DETAIL_CONTAINERS,
-    DISCRIMINATORS,
-    MESSAGE_KEYS,
     ShapeKind,
     classify,
     elements_by_key,

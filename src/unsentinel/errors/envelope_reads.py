@@ -12,18 +12,6 @@ from __future__ import annotations
 import libcst as cst
 
 from unsentinel.errors import build
-from unsentinel.errors.shapes import DETAIL_CONTAINERS, DISCRIMINATORS, MESSAGE_KEYS
-
-
-def new_path(key: str) -> tuple[str, ...]:
-    """Where the envelope keeps what the old ``key`` held (``"message"`` -> ``error.message``)."""
-    if key in MESSAGE_KEYS:
-        return ("error", "message")
-    if key in DISCRIMINATORS:
-        return ("success",)
-    if key in DETAIL_CONTAINERS:
-        return ("error", "details")
-    return ("error", "details", key)
 
 
 def _subscript(value: cst.BaseExpression, path: tuple[str, ...]) -> cst.BaseExpression:

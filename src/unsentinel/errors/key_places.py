@@ -21,9 +21,16 @@ The places are recorded per producer (:func:`key_places`), the test reads per ca
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
-from unsentinel.errors.envelope_reads import new_path
-from unsentinel.errors.shapes import DETAIL_CONTAINERS, Shape
+if TYPE_CHECKING:
+    from unsentinel.errors.shapes import Shape
+
+# The old keys by what the envelope makes of them (the gather facts read this module, so it
+# imports no LibCST; ``errors/shapes.py`` takes them from here).
+MESSAGE_KEYS = ("error", "message", "detail")
+DISCRIMINATORS = ("success", "ok", "succeed")
+DETAIL_CONTAINERS = ("errorDetails", "error_details", "details")
 
 # How a test reads a key of a call's result (the third item of ``ErrorFacts.test_reads``):
 UNFOLLOWED = "unfollowed"  # no reader rewrite follows the result (no failure evidence)
@@ -31,6 +38,17 @@ UNCHANGED = "unchanged"  # followed, but a form the rewrites keep (``"k" in x``,
 REWRITTEN = "rewritten"  # followed and rewritten to the reader's path for the key
 
 DROPPED = "nowhere (dropped)"
+
+
+def new_path(key: str) -> tuple[str, ...]:
+    """Where the envelope keeps what the old ``key`` held (``"message"`` -> ``error.message``)."""
+    if key in MESSAGE_KEYS:
+        return ("error", "message")
+    if key in DISCRIMINATORS:
+        return ("success",)
+    if key in DETAIL_CONTAINERS:
+        return ("error", "details")
+    return ("error", "details", key)
 
 
 def key_places(shape: Shape) -> set[tuple[str, str]]:

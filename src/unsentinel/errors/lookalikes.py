@@ -11,11 +11,9 @@ import libcst as cst
 import libcst.matchers as m
 
 from unsentinel.core.layout import expression_code
+from unsentinel.errors.key_places import DETAIL_CONTAINERS, DISCRIMINATORS, MESSAGE_KEYS
 from unsentinel.errors.shapes import (
     COLLECTIONS,
-    DETAIL_CONTAINERS,
-    DISCRIMINATORS,
-    MESSAGE_KEYS,
     SEVERITY_KEYS,
     Parent,
     Shape,

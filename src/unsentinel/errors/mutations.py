@@ -16,9 +16,8 @@ from __future__ import annotations
 import libcst as cst
 
 from unsentinel.core.syntax import string_key
+from unsentinel.errors.key_places import DISCRIMINATORS, MESSAGE_KEYS
 from unsentinel.errors.shapes import (
-    DISCRIMINATORS,
-    MESSAGE_KEYS,
     Parent,
     elements_by_key,
     enclosing_function,

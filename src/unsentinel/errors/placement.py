@@ -13,7 +13,8 @@ import libcst as cst
 from unsentinel.core.layout import fit_to_line
 from unsentinel.core.rule import RuleContext
 from unsentinel.errors import dict_comments
-from unsentinel.errors.shapes import DETAIL_CONTAINERS, Shape, elements_by_key
+from unsentinel.errors.key_places import DETAIL_CONTAINERS
+from unsentinel.errors.shapes import Shape, elements_by_key
 
 CommentPlan = dict[dict_comments.Path, dict_comments.Comments]
 """Each part of the new construction, with the comments that move to it."""

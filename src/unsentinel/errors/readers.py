@@ -18,14 +18,15 @@ import libcst.matchers as m
 
 from unsentinel.core.syntax import NodeIndex
 from unsentinel.errors.aliases import Aliases
-from unsentinel.errors.key_places import REWRITTEN, UNCHANGED, UNFOLLOWED
-from unsentinel.errors.shapes import (
+from unsentinel.errors.key_places import (
     DETAIL_CONTAINERS,
     DISCRIMINATORS,
     MESSAGE_KEYS,
-    call_name,
-    is_json_loads,
+    REWRITTEN,
+    UNCHANGED,
+    UNFOLLOWED,
 )
+from unsentinel.errors.shapes import call_name, is_json_loads
 from unsentinel.errors.tool_calls import tool_called
 
 # A read of one of these says the reader looks at the failure side of the result.

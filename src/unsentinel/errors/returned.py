@@ -18,16 +18,21 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:  # the gather facts use the graph below: no LibCST at import
+    import libcst as cst
 
-from unsentinel.core.syntax import NodeIndex
-from unsentinel.errors.shapes import call_name
+    from unsentinel.core.syntax import NodeIndex
 
 
 def returned_callees(index: NodeIndex, function: cst.FunctionDef) -> set[str]:
     """The callees whose result ``function`` returns as it is: ``return f(...)``, ``return
     await f(...)``, or the body of a returned tuple (``return f(...), 500``)."""
+    import libcst as cst
+
+    from unsentinel.errors.shapes import call_name
+
     found: set[str] = set()
     for node in index.within(cst.Return, function):
         value = node.value

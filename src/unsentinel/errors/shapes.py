@@ -18,14 +18,13 @@ from typing import TYPE_CHECKING, TypeVar
 import libcst as cst
 import libcst.matchers as m
 
+from unsentinel.errors.key_places import DISCRIMINATORS, MESSAGE_KEYS
+
 if TYPE_CHECKING:
     pass
 
 T = TypeVar("T", bound=cst.CSTNode)
 
-MESSAGE_KEYS = ("error", "message", "detail")
-DISCRIMINATORS = ("success", "ok", "succeed")
-DETAIL_CONTAINERS = ("errorDetails", "error_details", "details")
 # Keys that sit beside "error" in a tally or a level table, never in an error response.
 SEVERITY_KEYS = frozenset({"warning", "warnings", "info", "debug", "critical", "fatal", "notice"})
 # Values that are data, not error details: a response carrying rows with an error column.

@@ -18,14 +18,9 @@ from unsentinel.core.model import Inferred
 from unsentinel.core.rule import RuleContext
 from unsentinel.errors import build
 from unsentinel.errors.code import infer_error_code
+from unsentinel.errors.key_places import DETAIL_CONTAINERS
 from unsentinel.errors.settings import error_settings
-from unsentinel.errors.shapes import (
-    DETAIL_CONTAINERS,
-    Shape,
-    elements_by_key,
-    exception_names,
-    handler_of,
-)
+from unsentinel.errors.shapes import Shape, elements_by_key, exception_names, handler_of
 
 _SUBPROCESS_HINTS = ("subprocess.", "Popen(", "check_output(", "shutil.which(")
 # Keys under which an error dict names its kind of error, most specific first.

@@ -39,7 +39,8 @@ from dataclasses import dataclass
 import libcst as cst
 
 from unsentinel.core.syntax import string_key
-from unsentinel.errors.shapes import MESSAGE_KEYS, classify, elements_by_key
+from unsentinel.errors.key_places import MESSAGE_KEYS
+from unsentinel.errors.shapes import classify, elements_by_key
 
 Parent = Callable[[cst.CSTNode], cst.CSTNode | None]
 
