@@ -29,6 +29,7 @@ from unsentinel.core.config_checks import (
     check_common_settings,
     check_known_keys,
 )
+from unsentinel.core.packaging import unshipped_root_module
 from unsentinel.core.project import (
     DEFAULT_LINE_LENGTH,
     DEFAULT_TARGET,
@@ -38,7 +39,6 @@ from unsentinel.core.project import (
     project_package,
     project_quote,
     requires_python_target,
-    unshipped_root_module,
 )
 from unsentinel.core.pyversion import parse_target
 
