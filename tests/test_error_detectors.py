@@ -9,16 +9,15 @@ package a middleware and a retry mapping stop firing for every migrated tool res
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
+from projects import changed_names, diff_project
 
-from unsentinel.core.model import Action, Mode
+from unsentinel.core.model import Action
 from unsentinel.core.runner import RunResult
 from unsentinel.errors.code import infer_error_code
 from unsentinel.errors.facts import ErrorFacts
-from unsentinel.registry import load_config, run
 
 SIGNALS = """
 def signal_errors(result):
@@ -40,18 +39,6 @@ def test_dict_error_is_signalled():
 """
 
 
-def _project(root: Path, files: dict[str, str]) -> RunResult:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text), "utf-8")
-    return run([root], load_config((root,)), Mode.DIFF, jobs=1)
-
-
-def _changed(result: RunResult) -> list[str]:
-    return sorted(Path(r.path).name for r in result.results if r.changed)
-
-
 def _skipped(result: RunResult) -> list[str]:
     return [s.reasons[0] for r in result.results for s in r.sites if s.action is Action.SKIP]
 
@@ -66,8 +53,8 @@ def test_an_error_dict_passed_to_a_generic_check_is_held(tmp_path: Path) -> None
         "tests/__init__.py": "",
         "tests/test_mw.py": DOUBLE_IN_A_TEST,
     }
-    result = _project(tmp_path, files)
-    assert _changed(result) == []
+    result = diff_project(tmp_path, files)
+    assert changed_names(result) == []
     facts = result.facts.get(ErrorFacts)
     assert "failing_tool" in facts.held_functions
     [why] = _skipped(result)
@@ -107,7 +94,7 @@ def test_a_generic_check_holds_every_producer_with_the_key_it_tests(tmp_path: Pa
     whose error dict carries what it tests (``"status": "error"``) is held; one whose dicts
     it never told apart by that key (``remove``'s ``success: False``) migrates."""
     files = {"server.py": MIDDLEWARE, "tools.py": TOOLS}
-    result = _project(tmp_path, files)
+    result = diff_project(tmp_path, files)
     tools = next(r for r in result.results if Path(r.path).name == "tools.py")
     assert tools.new_text is not None
     assert '{"status": "error", "message": f"No item {name}: {e}"}' in tools.new_text
@@ -133,8 +120,8 @@ def test_a_generic_check_that_knows_the_envelope_holds_nothing(tmp_path: Path) -
     """A check that also tests ``success`` tells the envelope from a success as it told the
     old dict: the producers migrate under it."""
     files = {"server.py": LOOKS_FAILED, "tools.py": TOOLS}
-    result = _project(tmp_path, files)
-    assert _changed(result) == ["tools.py"]
+    result = diff_project(tmp_path, files)
+    assert changed_names(result) == ["tools.py"]
     assert result.facts.get(ErrorFacts).held_functions == frozenset()
 
 
@@ -165,7 +152,7 @@ def test_a_key_a_generic_check_reads_that_would_move_holds_its_producers(
     level, where the migration no longer puts it: only the producers whose error dicts carry
     that key are held."""
     files = {"retry.py": RETRY, "tools.py": TYPED_TOOLS}
-    result = _project(tmp_path, files)
+    result = diff_project(tmp_path, files)
     facts = result.facts.get(ErrorFacts)
     assert "throttled" in facts.held_functions and "missing" not in facts.held_functions
     assert any("retry_hint()" in why and "'error_type'" in why for why in _skipped(result))
@@ -205,7 +192,7 @@ def test_a_result_handed_to_a_helper_that_reads_its_old_keys_holds_its_producer(
     imports = "from describe import describe\nfrom tools import missing\n"
     test = f"{imports}\n\ndef test_it():\n    {call}\n"
     files = {"describe.py": DESCRIBE, "tools.py": TYPED_TOOLS, "test_describe.py": test}
-    result = _project(tmp_path, files)
+    result = diff_project(tmp_path, files)
     facts = result.facts.get(ErrorFacts)
     assert "missing" in facts.held_functions and "throttled" not in facts.held_functions
     assert any("describe()" in why and "'error'" in why for why in _skipped(result))

@@ -23,25 +23,19 @@ import sys
 import textwrap
 from pathlib import Path
 
-from unsentinel.core.model import Action, Kind, Mode
+from projects import changed_names, diff_project, write_project
+
+from unsentinel.core.model import Action, Kind
 from unsentinel.core.result import RunResult
 from unsentinel.errors.facts import ErrorFacts
-from unsentinel.registry import load_config, run
 
 
 def _project(root: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip("\n"), "utf-8")
+    write_project(root, files)
     for package in ("pkg", "tests"):
         (root / package).mkdir(exist_ok=True)
         (root / package / "__init__.py").touch()
     return root
-
-
-def _diff(root: Path) -> RunResult:
-    return run([root], load_config((root,)), Mode.DIFF, jobs=1)
 
 
 def _apply_and_test(root: Path, result: RunResult) -> None:
@@ -67,10 +61,6 @@ def _sites(result: RunResult, path: str, kind: Kind) -> list[tuple[Action, str]]
         for s in r.sites
         if s.kind is kind
     ]
-
-
-def _changed(result: RunResult) -> list[str]:
-    return sorted(Path(r.path).name for r in result.results if r.changed)
 
 
 def _new_text(result: RunResult, path: str) -> str:
@@ -141,8 +131,8 @@ def test_a_function_returning_a_held_functions_result_is_held(tmp_path: Path) ->
         tmp_path,
         {"pkg/workflows.py": WORKFLOWS, "tests/test_workflows.py": READS_THE_WORKFLOW},
     )
-    result = _diff(root)
-    assert _changed(result) == []
+    result = diff_project(root)
+    assert changed_names(result) == []
     assert "get_workflow_status" in result.facts.get(ErrorFacts).held_functions
     [(action, why)] = [
         site for site in _sites(result, "workflows.py", Kind.ERROR) if site[0] is Action.SKIP
@@ -205,8 +195,8 @@ def test_readers_follow_a_producer_through_the_functions_that_return_its_result(
     """``get_credits`` returns ``_handle(...)``'s dicts, and the test's ``_call`` returns
     ``get_credits(...)``'s: the readers of both follow ``_handle``'s migration."""
     root = _project(tmp_path, {"pkg/tools.py": TOOLS, "tests/test_tools.py": TOOL_TESTS})
-    result = _diff(root)
-    assert _changed(result) == ["test_tools.py", "tools.py"]
+    result = diff_project(root)
+    assert changed_names(result) == ["test_tools.py", "tools.py"]
     test = _new_text(result, "test_tools.py")
     assert test.count('assert result["success"] is False') == 2
     assert test.count('"Access denied" in result["error"]["message"]') == 2
@@ -248,8 +238,8 @@ def test_a_held_function_returned_through_a_chain_holds_the_chain(tmp_path: Path
         "tests/test_tools.py": TOOL_TESTS,
     }
     root = _project(tmp_path, files)
-    result = _diff(root)
-    assert _changed(result) == []
+    result = diff_project(root)
+    assert changed_names(result) == []
     facts = result.facts.get(ErrorFacts)
     assert {"handle_error", "_handle"} <= facts.held_functions
     assert not {"get_credits", "_call"} & (facts.forwarders | facts.error_functions)
@@ -268,8 +258,8 @@ def test_a_held_function_holds_the_functions_whose_result_it_returns(tmp_path: P
         '        return {"status": "success", "data": data}',
     )
     root = _project(tmp_path, {"pkg/tools.py": tools, "tests/test_tools.py": TOOL_TESTS})
-    result = _diff(root)
-    assert _changed(result) == []
+    result = diff_project(root)
+    assert changed_names(result) == []
     skipped = [
         why for action, why in _sites(result, "tools.py", Kind.ERROR) if action is Action.SKIP
     ]
@@ -304,8 +294,8 @@ def test_a_test_reading_only_a_moved_key_holds_its_producer(tmp_path: Path) -> N
     root = _project(
         tmp_path, {"pkg/statuses.py": STATUSES, "tests/test_statuses.py": READS_THE_TYPE_ONLY}
     )
-    result = _diff(root)
-    assert _changed(result) == []
+    result = diff_project(root)
+    assert changed_names(result) == []
     [(action, why)] = _sites(result, "statuses.py", Kind.ERROR)
     assert action is Action.SKIP
     assert "'error_type'" in why and "get_status()" in why
@@ -324,8 +314,8 @@ def test_a_test_reading_only_the_message_holds_its_producer(tmp_path: Path) -> N
         """
     )
     root = _project(tmp_path, {"pkg/tools.py": TOOLS, "tests/test_tools.py": tests})
-    result = _diff(root)
-    assert _changed(result) == []
+    result = diff_project(root)
+    assert changed_names(result) == []
     skipped = [
         why for action, why in _sites(result, "tools.py", Kind.ERROR) if action is Action.SKIP
     ]
@@ -361,8 +351,8 @@ def test_a_key_the_success_responses_have_too_holds_nothing(tmp_path: Path) -> N
     not change, and the error dict migrates."""
     files = {"pkg/stacks.py": SUCCESS_KEEPS_THE_KEY, "tests/test_stacks.py": READS_A_SUCCESS}
     root = _project(tmp_path, files)
-    result = _diff(root)
-    assert _changed(result) == ["stacks.py"]
+    result = diff_project(root)
+    assert changed_names(result) == ["stacks.py"]
     _apply_and_test(root, result)
 
 
@@ -398,8 +388,8 @@ def test_a_key_test_of_a_moved_key_holds_its_producer(tmp_path: Path) -> None:
     root = _project(
         tmp_path, {"pkg/regions.py": REGIONS, "tests/test_regions.py": CHECKS_THE_MESSAGE_KEY}
     )
-    result = _diff(root)
-    assert _changed(result) == []
+    result = diff_project(root)
+    assert changed_names(result) == []
     [(action, why)] = _sites(result, "regions.py", Kind.ERROR)
     assert action is Action.SKIP
     assert "'message'" in why
@@ -415,8 +405,8 @@ def test_a_get_of_a_moved_key_beside_a_followed_read_holds_its_producer(tmp_path
         '    assert result.get("error_type") == "WorkflowNotFound"\n',
     )
     root = _project(tmp_path, {"pkg/statuses.py": STATUSES, "tests/test_statuses.py": test})
-    result = _diff(root)
-    assert _changed(result) == []
+    result = diff_project(root)
+    assert changed_names(result) == []
     [(action, why)] = _sites(result, "statuses.py", Kind.ERROR)
     assert action is Action.SKIP
     assert "'error_type'" in why
@@ -430,8 +420,8 @@ def test_a_read_of_a_second_message_key_holds_its_producer(tmp_path: Path) -> No
         'assert "message" in result', 'assert result["message"] == "Error checking status."'
     )
     root = _project(tmp_path, {"pkg/regions.py": REGIONS, "tests/test_regions.py": test})
-    result = _diff(root)
-    assert _changed(result) == []
+    result = diff_project(root)
+    assert changed_names(result) == []
     _apply_and_test(root, result)
 
 
@@ -461,8 +451,8 @@ def test_a_test_that_checks_a_success_holds_nothing(tmp_path: Path) -> None:
     (the error dicts' status is only ever ``"error"``), and success dicts do not change."""
     files = {"pkg/runner.py": TOOL_RUNNER, "tests/test_runner.py": CHECKS_A_SUCCESS}
     root = _project(tmp_path, files)
-    result = _diff(root)
-    assert _changed(result) == ["runner.py"]
+    result = diff_project(root)
+    assert changed_names(result) == ["runner.py"]
     _apply_and_test(root, result)
 
 
@@ -488,6 +478,6 @@ def test_a_status_the_error_dicts_carry_as_data_is_no_sign_of_success(tmp_path: 
     compares it with ``"failed"`` reads a failure, and holds the producer."""
     files = {"pkg/runner.py": FAILED_RUNNER, "tests/test_runner.py": CHECKS_A_FAILED_STATUS}
     root = _project(tmp_path, files)
-    result = _diff(root)
-    assert _changed(result) == []
+    result = diff_project(root)
+    assert changed_names(result) == []
     _apply_and_test(root, result)

@@ -12,10 +12,10 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from projects import diff_project
 
-from unsentinel.core.model import Action, Kind, Mode
+from unsentinel.core.model import Action, Kind
 from unsentinel.core.runner import RunResult
-from unsentinel.registry import load_config, run
 
 DETAILS = """
 def get_data(rec):
@@ -43,14 +43,6 @@ def other(x):
     r["k"] = 1
     return r
 """
-
-
-def _project(root: Path, files: dict[str, str]) -> RunResult:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text), "utf-8")
-    return run([root], load_config((root,)), Mode.DIFF, jobs=1)
 
 
 def _test_file(result: RunResult) -> tuple[str | None, list[str]]:
@@ -88,7 +80,7 @@ def test_a_function_called_through_an_alias_is_read_as_that_function(
         "pkg/explorer.py": EXPLORER,
         "tests/test_explorer.py": _explorer_test(ALIASED),
     }
-    new_text, notes = _test_file(_project(tmp_path, files))
+    new_text, notes = _test_file(diff_project(tmp_path, files))
     assert new_text is None
     assert len(notes) == 3
     assert all("cost_explorer() is defined here" in why for why in notes)
@@ -107,7 +99,7 @@ def test_an_alias_bound_at_module_level_is_read_as_its_function(tmp_path: Path) 
         "pkg/explorer.py": EXPLORER,
         "tests/test_explorer.py": test,
     }
-    new_text, notes = _test_file(_project(tmp_path, files))
+    new_text, notes = _test_file(diff_project(tmp_path, files))
     assert new_text is None
     assert len(notes) == 3 and all("cost_explorer() is defined here" in why for why in notes)
 
@@ -125,7 +117,7 @@ def test_an_alias_bound_twice_is_no_alias(tmp_path: Path) -> None:
         "pkg/explorer.py": EXPLORER,
         "tests/test_explorer.py": _explorer_test(body),
     }
-    new_text, notes = _test_file(_project(tmp_path, files))
+    new_text, notes = _test_file(diff_project(tmp_path, files))
     assert new_text is None
     assert notes and all("cannot be traced" in why for why in notes)
 
@@ -168,7 +160,7 @@ def test_an_untraced_reader_needs_a_migrated_message_as_its_message(
         "pkg/details.py": DETAILS + LEFT_ALONE,
         "tests/test_explorer.py": _explorer_test(UNTRACED.format(checks=checks)),
     }
-    new_text, notes = _test_file(_project(tmp_path, files))
+    new_text, notes = _test_file(diff_project(tmp_path, files))
     assert new_text is None
     assert notes and all("expects no message of a migrated one" in why for why in notes)
 
@@ -202,7 +194,7 @@ def test_an_untraced_reader_follows_a_migrated_message(
         "pkg/details.py": DETAILS + LEFT_ALONE,
         "tests/test_explorer.py": _explorer_test(UNTRACED.format(checks=check)),
     }
-    result = _project(tmp_path, files)
+    result = diff_project(tmp_path, files)
     new_text, _notes = _test_file(result)
     assert new_text is not None and read in new_text
     test = next(r for r in result.results if Path(r.path).name == "test_explorer.py")
@@ -224,7 +216,7 @@ def test_a_call_through_a_parameter_needs_a_migrated_message(tmp_path: Path) -> 
         "pkg/explorer.py": EXPLORER,
         "tests/test_explorer.py": test,
     }
-    new_text, notes = _test_file(_project(tmp_path, files))
+    new_text, notes = _test_file(diff_project(tmp_path, files))
     assert new_text is None
     assert notes and all("cannot be traced" in why for why in notes)
 
@@ -242,13 +234,13 @@ def test_every_reader_rewrite_says_why(tmp_path: Path) -> None:
         "pkg/details.py": DETAILS,
         "tests/test_explorer.py": traced,
     }
-    result = _project(tmp_path, files)
+    result = diff_project(tmp_path, files)
     test = next(r for r in result.results if Path(r.path).name == "test_explorer.py")
     [site] = [s for s in test.sites if s.kind is Kind.CONSUMER]
     assert site.action is Action.REWRITE
     assert any("get_data() returns an error dict UNS501 migrates" in why for why in site.reasons)
     untraced = _explorer_test(UNTRACED.format(checks='assert "boom" in res["error"]'))
-    result = _project(tmp_path, {"tests/test_explorer.py": untraced})
+    result = diff_project(tmp_path, {"tests/test_explorer.py": untraced})
     test = next(r for r in result.results if Path(r.path).name == "test_explorer.py")
     sites = [s for s in test.sites if s.kind is Kind.CONSUMER]
     assert sites and all(s.action is Action.REWRITE for s in sites)

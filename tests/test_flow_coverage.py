@@ -9,36 +9,19 @@ is still skipped whole.
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
+from projects import diff_project, new_text
 
-from unsentinel.core.model import Action, Mode, Site
+from unsentinel.core.model import Action, Site
 from unsentinel.core.runner import RunResult
-from unsentinel.registry import load_config, run
 
 
 @pytest.fixture(autouse=True)
 def _inside(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Run from the project's root, so sites show paths as a user sees them."""
     monkeypatch.chdir(tmp_path)
-
-
-def _diff(root: Path, files: dict[str, str]) -> RunResult:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip("\n"))
-    return run([root], load_config((root,)), Mode.DIFF, jobs=1)
-
-
-def _new_text(result: RunResult, name: str) -> str | None:
-    for file in result.results:
-        if file.path.replace("\\", "/").endswith(name):
-            assert file.error is None, file.error
-            return file.new_text
-    raise AssertionError(f"{name} not in the run")
 
 
 def _producers(result: RunResult, name: str = "") -> list[Site]:
@@ -66,8 +49,8 @@ OPTIONAL_DEFAULT = """
 
 
 def test_an_optional_list_with_an_empty_default_migrates_with_its_group(tmp_path: Path) -> None:
-    result = _diff(tmp_path, {"app.py": OPTIONAL_DEFAULT})
-    text = _new_text(result, "app.py")
+    result = diff_project(tmp_path, {"app.py": OPTIONAL_DEFAULT})
+    text = new_text(result, "app.py")
     assert text is not None
     assert "warnings.append(Warning(" in text
     assert 'message="Order has no lines"' in text
@@ -80,8 +63,8 @@ def test_a_default_of_unknown_type_still_blocks_the_group(tmp_path: Path) -> Non
     source = OPTIONAL_DEFAULT.replace("warnings or []", "warnings or notes").replace(
         "warnings: list[str] | None = None)", "warnings: list[str] | None = None, notes=())"
     )
-    result = _diff(tmp_path, {"app.py": source})
-    assert _new_text(result, "app.py") is None
+    result = diff_project(tmp_path, {"app.py": source})
+    assert new_text(result, "app.py") is None
     producers = _producers(result)
     assert producers and {s.action for s in producers} == {Action.SKIP}
     assert any("`notes` added to a warnings list" in r for s in producers for r in s.reasons)
@@ -104,8 +87,8 @@ def test_a_default_list_of_strings_migrates_with_the_list(tmp_path: Path) -> Non
                 warnings.append("No fields to index")
             return Result(warnings=warnings or ["All fields are already indexed"])
     """
-    result = _diff(tmp_path, {"app.py": source})
-    text = _new_text(result, "app.py")
+    result = diff_project(tmp_path, {"app.py": source})
+    text = new_text(result, "app.py")
     assert text is not None
     assert 'message="No fields to index"' in text
     assert 'message="All fields are already indexed"' in text
@@ -141,11 +124,11 @@ SHIP_TEST = """
 
 def test_a_missing_optional_input_is_info_and_the_test_literal_says_so(tmp_path: Path) -> None:
     files = {"app/__init__.py": "", "app/ship.py": SHIP, "tests/test_ship.py": SHIP_TEST}
-    result = _diff(tmp_path, files)
+    result = diff_project(tmp_path, files)
     [producer] = _producers(result, "app/ship.py")
     assert producer.severity is not None and producer.severity.value == "info"
     assert producer.severity.reason.startswith("guard:")
-    test_text = _new_text(result, "tests/test_ship.py")
+    test_text = new_text(result, "tests/test_ship.py")
     assert test_text is not None
     assert '[("info", "No ship-by date given; the shipment has no deadline")]' in test_text
 
@@ -154,10 +137,10 @@ def test_a_required_value_tested_with_not_is_no_absence(tmp_path: Path) -> None:
     """``if not request.ship_by:`` as often refuses an empty required value: not info."""
     source = SHIP.replace("if request.ship_by is None:", "if not request.ship_by:")
     files = {"app/__init__.py": "", "app/ship.py": source, "tests/test_ship.py": SHIP_TEST}
-    result = _diff(tmp_path, files)
+    result = diff_project(tmp_path, files)
     [producer] = _producers(result, "app/ship.py")
     assert producer.severity is not None and producer.severity.value == "advisory"
-    test_text = _new_text(result, "tests/test_ship.py")
+    test_text = new_text(result, "tests/test_ship.py")
     assert test_text is not None
     assert '[("advisory", "No ship-by date given; the shipment has no deadline")]' in test_text
 
@@ -184,8 +167,8 @@ def test_a_test_literal_takes_the_severity_the_code_structure_gave_its_producer(
             assert warnings == ["Nothing to import"]
     """
     files = {"app/__init__.py": "", "app/check.py": source, "tests/test_check.py": test}
-    result = _diff(tmp_path, files)
-    test_text = _new_text(result, "tests/test_check.py")
+    result = diff_project(tmp_path, files)
+    test_text = new_text(result, "tests/test_check.py")
     assert test_text is not None
     assert '[("blocking", "Nothing to import")]' in test_text
 
@@ -198,7 +181,7 @@ def test_test_data_with_a_producers_message_takes_its_severity(tmp_path: Path) -
             assert len(warnings) == 1
     """
     files = {"app/__init__.py": "", "app/ship.py": SHIP, "tests/test_render.py": test}
-    result = _diff(tmp_path, files)
+    result = diff_project(tmp_path, files)
     [data] = _producers(result, "tests/test_render.py")
     assert data.severity is not None and data.severity.value == "info"
     assert data.severity.reason.startswith("producer:")
@@ -234,8 +217,8 @@ GATHER = """
 
 
 def test_names_unpacked_from_a_nested_gather_migrate_with_their_helpers(tmp_path: Path) -> None:
-    result = _diff(tmp_path, {"app.py": GATHER})
-    text = _new_text(result, "app.py")
+    result = diff_project(tmp_path, {"app.py": GATHER})
+    text = new_text(result, "app.py")
     assert text is not None
     assert "return 0, Warning(" in text
     assert 'message="Customer is over the credit limit"' in text
@@ -246,8 +229,8 @@ def test_names_unpacked_from_a_nested_gather_migrate_with_their_helpers(tmp_path
 def test_a_nested_gather_slot_holding_a_real_string_still_blocks(tmp_path: Path) -> None:
     """The slot unpacked next to the note is appended too: it is a count, not a warning."""
     source = GATHER.replace("warnings.append(stock_note)", "warnings.append(count)")
-    result = _diff(tmp_path, {"app.py": source})
-    assert _new_text(result, "app.py") is None
+    result = diff_project(tmp_path, {"app.py": source})
+    assert new_text(result, "app.py") is None
     assert {s.action for s in _producers(result)} == {Action.SKIP}
 
 
@@ -275,8 +258,8 @@ SLOT_REPORT = """
 
 def test_a_list_unpacked_from_a_tuple_slot_migrates_with_the_helpers_list(tmp_path: Path) -> None:
     files = {"app/__init__.py": "", "app/checks.py": SLOT_CHECKS, "app/report.py": SLOT_REPORT}
-    result = _diff(tmp_path, files)
-    checks, report = _new_text(result, "app/checks.py"), _new_text(result, "app/report.py")
+    result = diff_project(tmp_path, files)
+    checks, report = new_text(result, "app/checks.py"), new_text(result, "app/report.py")
     assert checks is not None and report is not None
     assert "warnings.append(Warning(" in checks
     assert "w.message for w in warnings" in report
@@ -287,8 +270,8 @@ def test_a_blocked_list_in_a_tuple_slot_holds_back_the_callers_readers(tmp_path:
     caller's read as it is (before, the read was rewritten on its own)."""
     checks = SLOT_CHECKS.replace('warnings.append("No note given")', "warnings.append(order.memo)")
     files = {"app/__init__.py": "", "app/checks.py": checks, "app/report.py": SLOT_REPORT}
-    result = _diff(tmp_path, files)
-    assert _new_text(result, "app/report.py") is None
+    result = diff_project(tmp_path, files)
+    assert new_text(result, "app/report.py") is None
     reads = [s for f in result.results for s in f.sites if s.rule == "UNS201"]
     assert reads and {s.action for s in reads} == {Action.SKIP}
     assert all("app/checks.py:7: value of unknown type" in s.reasons[0] for s in reads)
@@ -315,7 +298,7 @@ CLOSURE = """
 def test_a_closure_appends_to_the_enclosing_functions_list(tmp_path: Path) -> None:
     """``sink`` binds no ``captured_warnings`` of its own: the unknown value it appends is in
     ``capture``'s list, hence in the test's, whose comparison stays as it is."""
-    result = _diff(tmp_path, {"test_capture.py": CLOSURE})
-    assert _new_text(result, "test_capture.py") is None
+    result = diff_project(tmp_path, {"test_capture.py": CLOSURE})
+    assert new_text(result, "test_capture.py") is None
     reads = [s for f in result.results for s in f.sites if s.rule == "UNS201"]
     assert reads and {s.action for s in reads} == {Action.SKIP}

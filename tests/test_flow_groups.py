@@ -12,6 +12,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from projects import diff_project, new_text, write_project
 
 from unsentinel.core.model import Action, Mode, Site
 from unsentinel.core.runner import RunResult
@@ -23,27 +24,6 @@ from unsentinel.warnings.facts import WarningFacts
 def _inside(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Run from the project's root, so sites show paths as a user sees them."""
     monkeypatch.chdir(tmp_path)
-
-
-def _project(root: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip("\n"))
-    return root
-
-
-def _diff(root: Path) -> RunResult:
-    return run([root], load_config((root,)), Mode.DIFF, jobs=1)
-
-
-def _new_text(result: RunResult, name: str) -> str | None:
-    """The rewritten text of ``name``, or None when the file is left as it is."""
-    for file in result.results:
-        if file.path.replace("\\", "/").endswith(name):
-            assert file.error is None, file.error
-            return file.new_text
-    raise AssertionError(f"{name} not in the run")
 
 
 def _sites(result: RunResult, name: str) -> list[Site]:
@@ -83,13 +63,13 @@ TOOL_BLOCKED = """
 
 
 def test_a_group_with_one_blocker_is_skipped_whole_across_two_files(tmp_path: Path) -> None:
-    root = _project(
+    root = write_project(
         tmp_path, {"app/__init__.py": "", "app/checks.py": HELPER, "app/tool.py": TOOL_BLOCKED}
     )
-    result = _diff(root)
+    result = diff_project(root)
 
-    assert _new_text(result, "app/checks.py") is None
-    assert _new_text(result, "app/tool.py") is None
+    assert new_text(result, "app/checks.py") is None
+    assert new_text(result, "app/tool.py") is None
     checks = _warning_sites(result, "app/checks.py")
     tool = _warning_sites(result, "app/tool.py")
     assert checks and tool
@@ -108,12 +88,12 @@ def test_a_group_with_one_blocker_is_skipped_whole_across_two_files(tmp_path: Pa
 def test_check_still_reports_the_sites_of_a_skipped_group(tmp_path: Path) -> None:
     """Skipping is a decision about rewriting, never a suppression: the sentinel is still in
     the code, so ``check`` (the CI guard) still fails on the group plan skips."""
-    root = _project(
+    root = write_project(
         tmp_path, {"app/__init__.py": "", "app/checks.py": HELPER, "app/tool.py": TOOL_BLOCKED}
     )
     skipped = {
         (Path(file.path).name, site.position.line, site.rule)
-        for file in _diff(root).results
+        for file in diff_project(root).results
         for site in file.sites
         if site.action is Action.SKIP
     }
@@ -130,11 +110,13 @@ def test_check_still_reports_the_sites_of_a_skipped_group(tmp_path: Path) -> Non
 
 def test_without_the_blocker_the_same_group_migrates_whole(tmp_path: Path) -> None:
     tool = TOOL_BLOCKED.replace("        warnings.append(note)\n", "")
-    root = _project(tmp_path, {"app/__init__.py": "", "app/checks.py": HELPER, "app/tool.py": tool})
-    result = _diff(root)
+    root = write_project(
+        tmp_path, {"app/__init__.py": "", "app/checks.py": HELPER, "app/tool.py": tool}
+    )
+    result = diff_project(root)
 
-    checks_text = _new_text(result, "app/checks.py")
-    tool_text = _new_text(result, "app/tool.py")
+    checks_text = new_text(result, "app/checks.py")
+    tool_text = new_text(result, "app/tool.py")
     assert checks_text is not None and tool_text is not None
     assert "warnings.append(Warning(" in checks_text
     assert "warnings: list[Warning]" in checks_text
@@ -158,9 +140,9 @@ def test_a_local_assigned_then_appended_later_migrates(tmp_path: Path) -> None:
             if block:
                 warnings.append(block)
     """
-    root = _project(tmp_path, {"app.py": source})
-    result = _diff(root)
-    text = _new_text(result, "app.py")
+    root = write_project(tmp_path, {"app.py": source})
+    result = diff_project(root)
+    text = new_text(result, "app.py")
     assert text is not None
     assert "block = Warning(" in text
     assert 'message="order is already completed"' in text
@@ -186,15 +168,15 @@ def test_a_tuple_slot_and_the_callers_unpacking_migrate_across_files(tmp_path: P
                 warnings.append(note)
             return location
     """
-    root = _project(
+    root = write_project(
         tmp_path, {"app/__init__.py": "", "app/resolve.py": helper, "app/move.py": caller}
     )
-    result = _diff(root)
-    helper_text = _new_text(result, "app/resolve.py")
+    result = diff_project(root)
+    helper_text = new_text(result, "app/resolve.py")
     assert helper_text is not None
     assert "-> tuple[int, Warning | None]" in helper_text
     assert "return 0, Warning(" in helper_text
-    move_text = _new_text(result, "app/move.py")
+    move_text = new_text(result, "app/move.py")
     assert move_text is not None and "warnings: list[Warning]" in move_text
     assert Action.SKIP not in {s.action for s in _warning_sites(result, ".py")}
 
@@ -208,9 +190,9 @@ def test_a_filter_over_a_tuple_of_locals_migrates(tmp_path: Path) -> None:
             warnings.extend([w for w in (a, b) if w])
             return warnings
     """
-    root = _project(tmp_path, {"app.py": source})
-    result = _diff(root)
-    text = _new_text(result, "app.py")
+    root = write_project(tmp_path, {"app.py": source})
+    result = diff_project(root)
+    text = new_text(result, "app.py")
     assert text is not None
     assert 'message="order is empty"' in text
     assert 'message="Order is archived"' in text
@@ -224,9 +206,9 @@ def test_an_enumerate_loop_and_an_fstring_over_migrated_warnings(tmp_path: Path)
             for number, warning in enumerate(warnings, start=1):
                 print(f"{number}. {warning}")
     """
-    root = _project(tmp_path, {"app.py": source})
-    result = _diff(root)
-    text = _new_text(result, "app.py")
+    root = write_project(tmp_path, {"app.py": source})
+    result = diff_project(root)
+    text = new_text(result, "app.py")
     assert text is not None
     assert "Warning(" in text
     assert 'print(f"{number}. {warning.message}")' in text
@@ -249,10 +231,12 @@ def test_dumped_warnings_are_read_by_key(tmp_path: Path) -> None:
             data = build(order).model_dump()
             return [w for w in data["warnings"] if w.startswith("BLOCK:")]
     """
-    root = _project(tmp_path, {"app/__init__.py": "", "app/model.py": model, "app/show.py": reader})
-    result = _diff(root)
-    model_text = _new_text(result, "app/model.py")
-    show_text = _new_text(result, "app/show.py")
+    root = write_project(
+        tmp_path, {"app/__init__.py": "", "app/model.py": model, "app/show.py": reader}
+    )
+    result = diff_project(root)
+    model_text = new_text(result, "app/model.py")
+    show_text = new_text(result, "app/show.py")
     assert model_text is not None and "warnings: list[Warning] = []" in model_text
     assert show_text is not None
     assert 'if w["severity"] == "blocking"' in show_text
@@ -275,10 +259,12 @@ def test_a_dumped_dict_key_with_a_blocker_skips_the_model_too(tmp_path: Path) ->
             data = build(order, "x").model_dump()
             return [w for w in data["warnings"] if w.startswith("BLOCK:")]
     """
-    root = _project(tmp_path, {"app/__init__.py": "", "app/model.py": model, "app/show.py": reader})
-    result = _diff(root)
-    assert _new_text(result, "app/model.py") is None
-    assert _new_text(result, "app/show.py") is None
+    root = write_project(
+        tmp_path, {"app/__init__.py": "", "app/model.py": model, "app/show.py": reader}
+    )
+    result = diff_project(root)
+    assert new_text(result, "app/model.py") is None
+    assert new_text(result, "app/show.py") is None
     reasons = {s.reasons for s in _warning_sites(result, ".py") if s.action is Action.SKIP}
     assert reasons == {
         ("connected to app/model.py:7: value of unknown type `note` added to a warnings list",),
@@ -299,10 +285,12 @@ def test_a_parameter_group_is_skipped_when_a_caller_passes_unknown_values(tmp_pa
             warnings += extra
             return summarize(warnings)
     """
-    root = _project(tmp_path, {"app/__init__.py": "", "app/lib.py": lib, "app/tool.py": caller})
-    result = _diff(root)
-    assert _new_text(result, "app/lib.py") is None
-    assert _new_text(result, "app/tool.py") is None
+    root = write_project(
+        tmp_path, {"app/__init__.py": "", "app/lib.py": lib, "app/tool.py": caller}
+    )
+    result = diff_project(root)
+    assert new_text(result, "app/lib.py") is None
+    assert new_text(result, "app/tool.py") is None
     lib_sites = _warning_sites(result, "app/lib.py")
     assert lib_sites and {s.action for s in lib_sites} == {Action.SKIP}
     assert all(s.reasons[0].startswith("connected to app/tool.py:5:") for s in lib_sites)
@@ -329,9 +317,11 @@ def test_extending_another_list_with_warnings_does_not_make_it_a_warnings_list(
             warnings = ["BLOCK: order is empty"]
             return warnings
     """
-    root = _project(tmp_path, {"app/__init__.py": "", "app/helpers.py": helpers, "app/cli.py": cli})
-    result = _diff(root)
-    text = _new_text(result, "app/cli.py")
+    root = write_project(
+        tmp_path, {"app/__init__.py": "", "app/helpers.py": helpers, "app/cli.py": cli}
+    )
+    result = diff_project(root)
+    text = new_text(result, "app/cli.py")
     assert text is not None
     assert 'command.extend(["--allowed-tools", tool])' in text
     assert "Warning(\n" in text or "Warning(" in text
@@ -344,9 +334,9 @@ def test_a_str_of_the_list_does_not_make_str_a_warning_helper(tmp_path: Path) ->
             flag = str(dry_run).lower()
             return warnings, flag
     """
-    root = _project(tmp_path, {"app.py": source})
-    result = _diff(root)
-    text = _new_text(result, "app.py")
+    root = write_project(tmp_path, {"app.py": source})
+    result = diff_project(root)
+    text = new_text(result, "app.py")
     assert text is None or "str(dry_run).lower()" in text
     assert ".message" not in (text or "")
 
@@ -361,8 +351,8 @@ def test_a_dict_key_test_is_not_a_read_of_warnings(tmp_path: Path) -> None:
                     pass
             return "warnings" in result
     """
-    root = _project(tmp_path, {"app.py": source})
-    text = _new_text(_diff(root), "app.py")
+    root = write_project(tmp_path, {"app.py": source})
+    text = new_text(diff_project(root), "app.py")
     assert text is not None
     assert 'return "warnings" in result\n' in text
     assert '"warnings" in warning:' in text
@@ -396,13 +386,13 @@ GATHER_TOOL = """
 
 
 def test_names_unpacked_from_gather_migrate_with_their_helpers(tmp_path: Path) -> None:
-    root = _project(
+    root = write_project(
         tmp_path,
         {"app/__init__.py": "", "app/checks.py": GATHER_CHECKS, "app/tool.py": GATHER_TOOL},
     )
-    result = _diff(root)
-    checks = _new_text(result, "app/checks.py")
-    tool = _new_text(result, "app/tool.py")
+    result = diff_project(root)
+    checks = new_text(result, "app/checks.py")
+    tool = new_text(result, "app/tool.py")
     assert checks is not None and tool is not None
     # The plain helper changes with the sentinel one: the list never holds both kinds.
     assert checks.count("-> Warning | None") == 2
@@ -414,12 +404,12 @@ def test_names_unpacked_from_gather_migrate_with_their_helpers(tmp_path: Path) -
 
 def test_a_gather_group_with_one_unknown_result_is_skipped_whole(tmp_path: Path) -> None:
     checks = GATHER_CHECKS.replace('return "Credit limit is close"', "return order.credit_note")
-    root = _project(
+    root = write_project(
         tmp_path, {"app/__init__.py": "", "app/checks.py": checks, "app/tool.py": GATHER_TOOL}
     )
-    result = _diff(root)
-    assert _new_text(result, "app/checks.py") is None
-    assert _new_text(result, "app/tool.py") is None
+    result = diff_project(root)
+    assert new_text(result, "app/checks.py") is None
+    assert new_text(result, "app/tool.py") is None
     sites = _warning_sites(result, ".py")
     assert {s.rule for s in sites} >= {"UNS101", "UNS301"}
     assert {s.action for s in sites} == {Action.SKIP}
@@ -454,9 +444,9 @@ GATHER_SLOTS = """
 
 
 def test_tuple_slots_unpacked_from_gather_migrate_with_their_helpers(tmp_path: Path) -> None:
-    root = _project(tmp_path, {"app.py": GATHER_SLOTS})
-    result = _diff(root)
-    text = _new_text(result, "app.py")
+    root = write_project(tmp_path, {"app.py": GATHER_SLOTS})
+    result = diff_project(root)
+    text = new_text(result, "app.py")
     assert text is not None
     assert text.count("-> tuple[int, Warning | None]") == 2
     assert "return 0, Warning(" in text and "return 100, Warning(" in text
@@ -468,9 +458,9 @@ def test_a_gather_of_tuple_slots_with_one_unknown_slot_is_skipped_whole(tmp_path
     source = GATHER_SLOTS.replace(
         'return 100, "Quantity capped at 100"', "return 100, quantity.note"
     )
-    root = _project(tmp_path, {"app.py": source})
-    result = _diff(root)
-    assert _new_text(result, "app.py") is None
+    root = write_project(tmp_path, {"app.py": source})
+    result = diff_project(root)
+    assert new_text(result, "app.py") is None
     sites = _warning_sites(result, "app.py")
     assert {s.rule for s in sites} >= {"UNS101", "UNS301"}
     assert {s.action for s in sites} == {Action.SKIP}
@@ -507,9 +497,9 @@ STRING_ACCUMULATOR = """
 def test_a_string_accumulator_named_like_a_list_is_left_alone(tmp_path: Path) -> None:
     """``x_warnings = ""`` then ``x_warnings += "..." % name``: a str, never a list -- no
     "value of unknown type" report, no rewrite."""
-    root = _project(tmp_path, {"app.py": STRING_ACCUMULATOR})
-    result = _diff(root)
-    assert _new_text(result, "app.py") is None
+    root = write_project(tmp_path, {"app.py": STRING_ACCUMULATOR})
+    result = diff_project(root)
+    assert new_text(result, "app.py") is None
     assert _warning_sites(result, "app.py") == []
 
 
@@ -529,9 +519,9 @@ def test_a_string_accumulator_does_not_unblock_a_real_list_of_the_same_name(
         ),
         "    ",
     )
-    root = _project(tmp_path, {"app.py": source})
-    result = _diff(root)
-    text = _new_text(result, "app.py")
+    root = write_project(tmp_path, {"app.py": source})
+    result = diff_project(root)
+    text = new_text(result, "app.py")
     assert text is not None
     assert "order_warnings.append(Warning(" in text
     assert 'unicode_warnings += "No %s in the table\\n" % name' in text
@@ -547,8 +537,8 @@ def test_a_join_over_a_filtering_generator_reads_each_message_once(tmp_path: Pat
                 warnings.append("No note given")
             return "; ".join(w for w in warnings if w.startswith("No"))
     """
-    root = _project(tmp_path, {"app.py": source})
-    text = _new_text(_diff(root), "app.py")
+    root = write_project(tmp_path, {"app.py": source})
+    text = new_text(diff_project(root), "app.py")
     assert text is not None
     assert '"; ".join(w.message for w in warnings if w.message.startswith("No"))' in text
 
@@ -575,9 +565,9 @@ def test_a_local_also_used_as_text_stays_text_and_is_wrapped_at_the_append(
                 warnings.append(note)
             return warnings
     """
-    root = _project(tmp_path, {"app.py": source})
-    result = _diff(root)
-    text = _new_text(result, "app.py")
+    root = write_project(tmp_path, {"app.py": source})
+    result = diff_project(root)
+    text = new_text(result, "app.py")
     assert text is not None
     assert 'warning_msg = f"Large result set: {len(merged)} records returned."' in text
     assert "summary.warnings.append(Warning(\n" in text
@@ -599,9 +589,9 @@ def test_a_conditional_string_used_as_text_holds_its_group_back(tmp_path: Path) 
             log.info(note)
             return warnings
     """
-    root = _project(tmp_path, {"app.py": source})
-    result = _diff(root)
-    assert _new_text(result, "app.py") is None
+    root = write_project(tmp_path, {"app.py": source})
+    result = diff_project(root)
+    assert new_text(result, "app.py") is None
     held = [s for s in _warning_sites(result, "app.py") if s.action is Action.SKIP]
     assert held and all("is also used as text" in s.reasons[0] for s in held)
 
@@ -617,9 +607,9 @@ def test_a_keyword_or_an_attribute_of_the_same_name_is_no_use_as_text(tmp_path: 
                 warnings.append(message)
             return Response(warnings=warnings, message=result.message)
     """
-    root = _project(tmp_path, {"app.py": source})
-    result = _diff(root)
-    text = _new_text(result, "app.py")
+    root = write_project(tmp_path, {"app.py": source})
+    result = diff_project(root)
+    text = new_text(result, "app.py")
     assert text is not None
     assert "warnings.append(Warning(" in text or "message = Warning(" in text
     assert [s for s in _warning_sites(result, "app.py") if s.action is Action.SKIP] == []
@@ -647,9 +637,9 @@ def test_a_flag_or_a_count_named_like_a_list_is_left_alone(tmp_path: Path) -> No
                 "steps": steps,
             }
     """
-    root = _project(tmp_path, {"app.py": source})
-    result = _diff(root)
-    assert _new_text(result, "app.py") is None
+    root = write_project(tmp_path, {"app.py": source})
+    result = diff_project(root)
+    assert new_text(result, "app.py") is None
     assert _warning_sites(result, "app.py") == []
 
 
@@ -686,7 +676,7 @@ READ_ONLY_TEST = """
 
 
 def _resolve_project(root: Path, resolve: str = RESOLVE) -> Path:
-    return _project(
+    return write_project(
         root,
         {
             "app/__init__.py": "",
@@ -703,15 +693,15 @@ def test_a_helper_module_with_no_needle_migrates_with_the_list_its_slot_feeds(
     """Neither ``resolve.py`` nor the test spells a sentinel or a warnings list: the
     prefilter alone would stop both, and ``create`` would append a string to a list of
     ``Warning``. The facts name ``resolve``, so both reach the rules."""
-    result = _diff(_resolve_project(tmp_path))
+    result = diff_project(_resolve_project(tmp_path))
 
-    resolve_text = _new_text(result, "app/resolve.py")
+    resolve_text = new_text(result, "app/resolve.py")
     assert resolve_text is not None
     assert "note = Warning(" in resolve_text
     assert "-> tuple[str | None, Warning | None]" in resolve_text
-    create_text = _new_text(result, "app/create.py")
+    create_text = new_text(result, "app/create.py")
     assert create_text is not None and "warnings: list[Warning] = []" in create_text
-    test_text = _new_text(result, "tests/test_resolve.py")
+    test_text = new_text(result, "tests/test_resolve.py")
     assert test_text is not None and 'assert "9999" in note.message' in test_text
     assert Action.SKIP not in {s.action for s in _warning_sites(result, ".py")}
 
@@ -723,10 +713,10 @@ def test_a_name_that_only_reads_a_slot_is_held_with_the_slots_producer(tmp_path:
         "            return None, note\n",
         '            print("lookup:", note)\n            return None, note\n',
     )
-    result = _diff(_resolve_project(tmp_path, logged))
+    result = diff_project(_resolve_project(tmp_path, logged))
 
     for name in ("app/resolve.py", "app/create.py", "tests/test_resolve.py"):
-        assert _new_text(result, name) is None, name
+        assert new_text(result, name) is None, name
     reads = _warning_sites(result, "tests/test_resolve.py")
     assert [s.action for s in reads] == [Action.SKIP]
     assert reads[0].reasons == (
@@ -771,13 +761,13 @@ def test_a_slot_of_message_texts_is_no_warnings_list_whatever_its_callers_name_i
     migration it holds ``w.message``. The caller's ``block_warnings`` looks like a warnings
     list by its name only: slot 0 is a text slot, and the annotations it reaches keep
     ``str``; ``regulars`` (slot 1) only ever collects warnings, and says so."""
-    root = _project(
+    root = write_project(
         tmp_path, {"app/__init__.py": "", "app/render.py": SPLIT, "app/preview.py": PREVIEW}
     )
-    result = _diff(root)
+    result = diff_project(root)
 
-    render = _new_text(result, "app/render.py")
-    preview = _new_text(result, "app/preview.py")
+    render = new_text(result, "app/render.py")
+    preview = new_text(result, "app/preview.py")
     assert render is not None and preview is not None
     assert "blocks.append(w.message)" in render
     assert "-> tuple[list[str], list[Warning]]:" in render
@@ -805,8 +795,8 @@ ATTACH = """
 
 
 def test_a_local_also_used_as_text_is_wrapped_where_it_is_appended(tmp_path: Path) -> None:
-    result = _diff(_project(tmp_path, {"app.py": ATTACH}))
-    text = _new_text(result, "app.py")
+    result = diff_project(write_project(tmp_path, {"app.py": ATTACH}))
+    text = new_text(result, "app.py")
     assert text is not None
     # The local stays text for the response's ``message``; the list gets a Warning of it,
     # inferred from the assignment that reaches the append (not the other branch's).
@@ -822,8 +812,8 @@ def test_a_local_also_used_as_text_is_wrapped_where_it_is_appended(tmp_path: Pat
 def test_a_sentinel_local_also_used_as_text_still_holds_its_group(tmp_path: Path) -> None:
     """Wrapping cannot cut ``BLOCK:`` off the text the other use reads: held, as before."""
     marked = ATTACH.replace('f"no records', 'f"BLOCK: no records')
-    result = _diff(_project(tmp_path, {"app.py": marked}))
-    assert _new_text(result, "app.py") is None
+    result = diff_project(write_project(tmp_path, {"app.py": marked}))
+    assert new_text(result, "app.py") is None
     held = _warning_sites(result, "app.py")
     assert held and {s.action for s in held} == {Action.SKIP}
     assert held[0].reasons == (
@@ -865,8 +855,8 @@ def test_a_returned_list_slot_and_collecting_locals_say_warning(tmp_path: Path) 
     them fails the type check (the slot of ``return errors, warnings``; ``blocks`` and
     ``regulars``, which only ever collect warnings). ``lines`` also takes a string: it is a
     list of text, its annotation stays, and a warning goes in as its message."""
-    result = _diff(_project(tmp_path, {"app.py": LIST_SLOTS}))
-    text = _new_text(result, "app.py")
+    result = diff_project(write_project(tmp_path, {"app.py": LIST_SLOTS}))
+    text = new_text(result, "app.py")
     assert text is not None
     assert "def check(x) -> tuple[list[str], list[Warning]]:" in text
     assert "    errors: list[str] = []" in text
@@ -890,7 +880,7 @@ def test_a_list_collecting_dumped_warnings_says_dict(tmp_path: Path) -> None:
                     regulars.append(w)
             return blocks, regulars
     """
-    text = _new_text(_diff(_project(tmp_path, {"app.py": source})), "app.py")
+    text = new_text(diff_project(write_project(tmp_path, {"app.py": source})), "app.py")
     assert text is not None
     assert "def split(resp: dict) -> tuple[list[str], list[dict[str, Any]]]:" in text
     assert "    blocks: list[str] = []" in text  # it collects message texts
@@ -905,7 +895,7 @@ def test_a_local_wrapped_at_the_append_keeps_its_str_annotation(tmp_path: Path) 
             warnings.append(note)
             log.info(note)
     """
-    text = _new_text(_diff(_project(tmp_path, {"app.py": source})), "app.py")
+    text = new_text(diff_project(write_project(tmp_path, {"app.py": source})), "app.py")
     assert text is not None
     assert 'note: str = f"order {order.id} is late"' in text  # still text for ``log.info``
     assert "warnings.append(Warning(" in text
@@ -916,7 +906,7 @@ def test_a_substring_test_with_any_text_on_the_left_reads_the_message(tmp_path: 
         def refused(result, terminal: str) -> bool:
             return any(w.startswith("BLOCK:") and terminal in w for w in result.warnings)
     """
-    text = _new_text(_diff(_project(tmp_path, {"app.py": source})), "app.py")
+    text = new_text(diff_project(write_project(tmp_path, {"app.py": source})), "app.py")
     assert text is not None
     assert 'any(w.severity == "blocking" and terminal in w.message for w in' in text
 
@@ -940,10 +930,10 @@ def test_a_local_annotated_str_that_receives_a_warning_slot_says_warning(tmp_pat
                 return 0, "BLOCK: no such location"
             return location_id, None
     """
-    root = _project(
+    root = write_project(
         tmp_path, {"app/__init__.py": "", "app/resolve.py": helper, "app/move.py": caller}
     )
-    text = _new_text(_diff(root), "app/move.py")
+    text = new_text(diff_project(root), "app/move.py")
     assert text is not None
     assert "    note: Warning | None = None\n" in text
 
@@ -971,10 +961,10 @@ def test_a_warning_passed_to_library_code_goes_as_its_message(tmp_path: Path) ->
     """``Badge`` is imported from outside the repository: its ``label`` took the text and
     still does. ``Panel`` is a class of the repository (defined in another module): what
     it receives is ours to follow, so the warning goes to it whole."""
-    root = _project(
+    root = write_project(
         tmp_path, {"app/__init__.py": "", "app/widgets.py": WIDGETS, "app/show.py": SHOW}
     )
-    text = _new_text(_diff(root), "app/show.py")
+    text = new_text(diff_project(root), "app/show.py")
     assert text is not None
     assert 'Badge(label=w.message, variant="secondary")' in text
     assert "Panel(w)\n" in text
@@ -996,7 +986,7 @@ def test_a_method_defined_nowhere_in_the_repository_is_library_code(tmp_path: Pa
             def remember(self, warning) -> None:
                 self.last = warning
     """
-    text = _new_text(_diff(_project(tmp_path, {"app.py": source})), "app.py")
+    text = new_text(diff_project(write_project(tmp_path, {"app.py": source})), "app.py")
     assert text is not None
     assert "log.info(w.message)" in text
     assert "store.remember(w)\n" in text  # ours: defined below
@@ -1040,11 +1030,11 @@ def test_an_assertion_over_warnings_makes_no_other_assertion_a_warning_place(
     """``self.assertEqual(cmd.warnings, [...])`` in one test compares; it does not make
     every value ever passed to ``assertEqual`` a warning: ``Decimal(...)`` in another test
     stays a number (it became a warning-returning helper, and ``str(r)`` -> ``r.message``)."""
-    root = _project(
+    root = write_project(
         tmp_path,
         {"tests/test_checks.py": ASSERTING, "tests/test_numbers.py": NUMBERS},
     )
-    text = _new_text(_diff(root), "tests/test_numbers.py")
+    text = new_text(diff_project(root), "tests/test_numbers.py")
     assert text is not None  # odd_values migrates
     assert 'self.assertEqual(str(r), "0.1")' in text
     assert 'inf = Decimal("INF")' in text
@@ -1067,8 +1057,8 @@ def test_a_constructor_handed_to_a_warnings_parameter_is_no_warning_helper(
             x = Decimal("2")
             return str(x)
     """
-    result = _diff(_project(tmp_path, {"app.py": source}))
-    text = _new_text(result, "app.py")
+    result = diff_project(write_project(tmp_path, {"app.py": source}))
+    text = new_text(result, "app.py")
     assert text is None or "return str(x)" in text
 
 
@@ -1095,7 +1085,7 @@ def test_a_slot_of_dumped_warnings_is_read_by_key_by_its_callers(tmp_path: Path)
         def show(data: dict) -> list[str]:
             return render_warnings(data["warnings"])
     """
-    root = _project(
+    root = write_project(
         tmp_path,
         {
             "app/__init__.py": "",
@@ -1104,7 +1094,7 @@ def test_a_slot_of_dumped_warnings_is_read_by_key_by_its_callers(tmp_path: Path)
             "app/show.py": show,
         },
     )
-    text = _new_text(_diff(root), "app/render.py")
+    text = new_text(diff_project(root), "app/render.py")
     assert text is not None
     assert 'Badge(label=w["message"], variant="secondary")' in text
     assert 'Badge(label=w, variant="destructive")' in text  # texts already
@@ -1166,8 +1156,8 @@ def test_a_text_method_is_no_helper_returning_warnings(tmp_path: Path) -> None:
             lines = text.splitlines()
             return len([line for line in lines if line.startswith("BLOCK:")])
     """
-    result = _diff(_project(tmp_path, {"app.py": source}))
-    assert _new_text(result, "app.py") is None
+    result = diff_project(write_project(tmp_path, {"app.py": source}))
+    assert new_text(result, "app.py") is None
     sites = _warning_sites(result, "app.py")
     assert sites and {s.action for s in sites} == {Action.SKIP}
 
@@ -1204,11 +1194,11 @@ def test_the_warnings_module_is_no_warnings_list(tmp_path: Path) -> None:
         def load(name: str) -> object:
             return importlib.import_module(name)
     """
-    result = _diff(_project(tmp_path, {"app.py": source, "support.py": support}))
+    result = diff_project(write_project(tmp_path, {"app.py": source, "support.py": support}))
     facts = result.facts.get(WarningFacts)
     assert "load" not in facts.returning
     assert not {slot for slot in facts.params if slot.function == "hasattr"}
-    text = _new_text(result, "app.py")
+    text = new_text(result, "app.py")
     assert text is not None and 'severity="blocking"' in text
     assert 'hasattr(warnings, "filters")' in text
 
@@ -1245,7 +1235,7 @@ def test_a_constructors_parameters_are_the_classs(tmp_path: Path) -> None:
         def diary() -> Journal:
             return Journal("diary", ["went for a walk"])
     """
-    text = _new_text(_diff(_project(tmp_path, {"app.py": source})), "app.py")
+    text = new_text(diff_project(write_project(tmp_path, {"app.py": source})), "app.py")
     assert text is not None
     report, journal = text.split("class Journal")
     assert "def __init__(self, title: str, notes: list[Warning]) -> None:" in report
@@ -1274,8 +1264,8 @@ def test_warnings_stored_in_a_field_not_followed_hold_their_group(tmp_path: Path
                 warnings.append(f"{BLOCK_WARNING_PREFIX} quantity must be positive")
             return Report(warnings)
     """
-    result = _diff(_project(tmp_path, {"app.py": source}))
-    assert _new_text(result, "app.py") is None
+    result = diff_project(write_project(tmp_path, {"app.py": source}))
+    assert new_text(result, "app.py") is None
     sites = _warning_sites(result, "app.py")
     assert sites and {s.action for s in sites} == {Action.SKIP}
     assert any("stored in `self.lines`" in " ".join(s.reasons) for s in sites)
@@ -1296,7 +1286,7 @@ def test_a_dunder_is_no_helper_returning_warnings(tmp_path: Path) -> None:
             def __enter__(self) -> "Session":
                 return self
     """
-    result = _diff(_project(tmp_path, {"capture.py": manager, "session.py": session}))
+    result = diff_project(write_project(tmp_path, {"capture.py": manager, "session.py": session}))
     assert "__enter__" not in result.facts.get(WarningFacts).returning
     assert _sites(result, "session.py") == []
 
@@ -1326,7 +1316,7 @@ def test_a_methods_callers_fill_its_parameters_after_self(tmp_path: Path) -> Non
             Printer.tally(warnings, ["a note"])
             return Printer().render(warnings)
     """
-    text = _new_text(_diff(_project(tmp_path, {"app.py": source})), "app.py")
+    text = new_text(diff_project(write_project(tmp_path, {"app.py": source})), "app.py")
     assert text is not None
     assert "def render(self, items: list[Warning]) -> str:" in text
     assert 'return ", ".join(w.message for w in items)' in text
@@ -1361,12 +1351,12 @@ def test_a_name_for_errors_and_warnings_is_no_warnings_list(tmp_path: Path) -> N
             errors_and_warnings = validate({})
             assert len(errors_and_warnings) == 2
     """
-    result = _diff(_project(tmp_path, {"checks.py": checks, "test_checks.py": test}))
+    result = diff_project(write_project(tmp_path, {"checks.py": checks, "test_checks.py": test}))
     assert "validate" not in result.facts.get(WarningFacts).returning
-    text = _new_text(result, "checks.py")
+    text = new_text(result, "checks.py")
     assert text is not None
     assert "-> tuple[list[str], list[Warning]]:" in text
-    assert _new_text(result, "test_checks.py") is None
+    assert new_text(result, "test_checks.py") is None
 
 
 def test_a_library_functions_result_is_no_project_helpers(tmp_path: Path) -> None:
@@ -1394,7 +1384,7 @@ def test_a_library_functions_result_is_no_project_helpers(tmp_path: Path) -> Non
             path = os.path.abspath(path)
             print(f"watching {path}")
     """
-    root = _project(tmp_path, {"options.py": options, "watcher.py": watcher})
+    root = write_project(tmp_path, {"options.py": options, "watcher.py": watcher})
     config = load_config((root,))
     for screen in (True, False):  # with and without the prefilter: the same findings
         result = run([root], config, Mode.CHECK, jobs=1, screen=screen)
@@ -1425,9 +1415,11 @@ def test_a_list_grown_under_a_key_holds_its_readers(tmp_path: Path) -> None:
             assert "Existing warning" in result["warnings"]
             assert any("publicly" in w for w in result["warnings"])
     """
-    result = _diff(_project(tmp_path, {"security.py": security, "test_security.py": test}))
-    assert _new_text(result, "test_security.py") is None
-    assert _new_text(result, "security.py") is None
+    result = diff_project(
+        write_project(tmp_path, {"security.py": security, "test_security.py": test})
+    )
+    assert new_text(result, "test_security.py") is None
+    assert new_text(result, "security.py") is None
     held = _warning_sites(result, "test_security.py")
     assert held and {s.action for s in held} == {Action.SKIP}
     dumped = "test_security.py:4 passes it entries written as dumped dicts"
@@ -1477,8 +1469,8 @@ def test_a_list_grown_under_a_key_migrates_with_its_group(tmp_path: Path) -> Non
             return "".join(w["message"] for w in response["warnings"])
     """
     files = {"items.py": items, "ui.py": render, "test_ui.py": render_test}
-    result = _diff(_project(tmp_path, files))
-    new = _new_text(result, "items.py")
+    result = diff_project(write_project(tmp_path, files))
+    new = new_text(result, "items.py")
     assert new is not None
     assert 'view["warnings"].append(Warning(' in new
     assert 'message=f"Price {price} was not confirmed: {exc}"' in new
@@ -1515,10 +1507,10 @@ def test_a_builtin_called_by_name_is_no_helper_whatever_method_shares_its_name(
             return type(warnings)
     """
     files = {"fields.py": fields, "app.py": app, "other.py": other}
-    result = _diff(_project(tmp_path, files))
+    result = diff_project(write_project(tmp_path, files))
     facts = result.facts.get(WarningFacts)
     assert not {slot for slot in facts.params if slot.function == "type"}
-    text = _new_text(result, "app.py")
+    text = new_text(result, "app.py")
     assert text is not None and 'severity="blocking"' in text
 
 
@@ -1536,7 +1528,7 @@ def test_a_builtin_the_module_defines_itself_is_its_own_function(tmp_path: Path)
                 warnings.append(f"{BLOCK_WARNING_PREFIX} quantity must be positive")
             return format(warnings)
     """
-    result = _diff(_project(tmp_path, {"app.py": app}))
+    result = diff_project(write_project(tmp_path, {"app.py": app}))
     facts = result.facts.get(WarningFacts)
     assert {slot for slot in facts.params if slot.function == "format"}
 
@@ -1552,7 +1544,7 @@ def test_none_in_a_class_body_is_no_field_of_the_flow(tmp_path: Path) -> None:
         def install(recorder, module):
             recorder.warnings = module
     """
-    result = _diff(_project(tmp_path, {"app.py": source}))
+    result = diff_project(write_project(tmp_path, {"app.py": source}))
     facts = result.facts.get(WarningFacts)
     assert not {c for c in facts.blocked if getattr(c, "name", "") == "None"}
     assert not {c for link in facts.links for c in (link.first, link.second) if "None" in repr(c)}

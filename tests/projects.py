@@ -1,0 +1,43 @@
+"""Scratch projects for end-to-end tests: write dedented files, run ``diff`` through the
+library, read what it would change."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from unsentinel.core.model import Mode
+from unsentinel.core.runner import RunResult
+from unsentinel.registry import load_config, run
+
+
+def write_project(root: Path, files: dict[str, str]) -> Path:
+    """Write ``{relative path: source}`` under ``root``, each source dedented and without
+    its leading blank line, so tests can write modules as indented triple-quoted strings."""
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), "utf-8")
+    return root
+
+
+def diff_project(root: Path, files: dict[str, str] | None = None) -> RunResult:
+    """``unsentinel diff`` over ``root`` (after writing ``files`` there), in one process."""
+    if files:
+        write_project(root, files)
+    return run([root], load_config((root,)), Mode.DIFF, jobs=1)
+
+
+def new_text(result: RunResult, name: str) -> str | None:
+    """The rewritten text of the file whose path ends with ``name``, or None when the run
+    leaves it as it is; the file must be in the run and must not have failed."""
+    for file in result.results:
+        if file.path.replace("\\", "/").endswith(name):
+            assert file.error is None, file.error
+            return file.new_text
+    raise AssertionError(f"{name} not in the run")
+
+
+def changed_names(result: RunResult) -> list[str]:
+    """The base names of the files the run changes, sorted."""
+    return sorted(Path(r.path).name for r in result.results if r.changed)
