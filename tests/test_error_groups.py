@@ -143,6 +143,24 @@ def test_a_function_returning_a_held_functions_result_is_held(tmp_path: Path) ->
     _apply_and_test(root, result)
 
 
+def test_a_result_returned_through_a_local_links_like_a_returned_call(tmp_path: Path) -> None:
+    """``response = normalize_exception(e)`` then ``return response`` hands back the same
+    dict as ``return normalize_exception(e)``: the functions are one group all the same."""
+    through_a_local = WORKFLOWS.replace(
+        "        return normalize_exception(e)",
+        "        response = normalize_exception(e)\n        return response",
+    )
+    assert through_a_local != WORKFLOWS
+    root = _project(
+        tmp_path,
+        {"pkg/workflows.py": through_a_local, "tests/test_workflows.py": READS_THE_WORKFLOW},
+    )
+    result = diff_project(root)
+    assert changed_names(result) == []
+    assert "get_workflow_status" in result.facts.get(ErrorFacts).held_functions
+    _apply_and_test(root, result)
+
+
 # -- readers through a wrapper ---------------------------------------------------------------
 
 TOOLS = """

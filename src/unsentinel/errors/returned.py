@@ -28,23 +28,51 @@ if TYPE_CHECKING:  # the gather facts use the graph below: no LibCST at import
 
 def returned_callees(index: NodeIndex, function: cst.FunctionDef) -> set[str]:
     """The callees whose result ``function`` returns as it is: ``return f(...)``, ``return
-    await f(...)``, or the body of a returned tuple (``return f(...), 500``)."""
+    await f(...)``, the body of a returned tuple (``return f(...), 500``), or a local that
+    holds such a result (``response = f(...)`` ... ``return response``)."""
     import libcst as cst
 
-    from unsentinel.errors.shapes import call_name
-
+    held_by = _locals_holding_calls(index, function)
     found: set[str] = set()
     for node in index.within(cst.Return, function):
         value = node.value
         if isinstance(value, cst.Tuple) and value.elements:
             value = value.elements[0].value
-        if isinstance(value, cst.Await):
-            value = value.expression
-        if isinstance(value, cst.Call):
-            name = call_name(value)
-            if name:
-                found.add(name)
+        if isinstance(value, cst.Name):
+            found |= held_by.get(value.value, set())
+        else:
+            found |= _called(value)
     return found
+
+
+def _locals_holding_calls(index: NodeIndex, function: cst.FunctionDef) -> dict[str, set[str]]:
+    """For each local assigned a call's result in ``function``, the callees: any one of
+    them may be what a later ``return name`` hands back."""
+    import libcst as cst
+
+    found: dict[str, set[str]] = {}
+    for node in index.within(cst.Assign, function):
+        callees = _called(node.value)
+        for target in node.targets if callees else ():
+            if isinstance(target.target, cst.Name):
+                found.setdefault(target.target.value, set()).update(callees)
+    for annotated in index.within(cst.AnnAssign, function):
+        callees = _called(annotated.value) if annotated.value is not None else set()
+        if callees and isinstance(annotated.target, cst.Name):
+            found.setdefault(annotated.target.value, set()).update(callees)
+    return found
+
+
+def _called(value: cst.BaseExpression | None) -> set[str]:
+    """The callee of ``f(...)`` or ``await f(...)``; empty for anything else."""
+    import libcst as cst
+
+    from unsentinel.errors.shapes import call_name
+
+    if isinstance(value, cst.Await):
+        value = value.expression
+    name = call_name(value) if isinstance(value, cst.Call) else None
+    return {name} if name else set()
 
 
 def reaching(returns: Iterable[tuple[str, str]], sources: Iterable[str]) -> dict[str, set[str]]:
