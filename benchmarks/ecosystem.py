@@ -4,6 +4,7 @@
     python benchmarks/ecosystem.py                    # every pinned package and the whole stdlib
     python benchmarks/ecosystem.py --only mcp-server-git --only stdlib --keep
     python benchmarks/ecosystem.py --write-doc        # also write the table to docs/ecosystem.md
+    python benchmarks/ecosystem.py --from-json run.json --only stdlib --write-doc  # rerun one
 
 Each package is a pinned PyPI sdist (``name==version`` and its sha256), downloaded and
 unpacked by ``benchmarks/sdists.py`` into ``~/.cache/unsentinel/sdists`` (never into the
@@ -50,6 +51,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sdists import Pin, cache_dir, fetch  # noqa: E402
@@ -378,6 +380,25 @@ class Report:
             "written": self.written,
             "seconds": round(self.seconds, 1),
         }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Report:
+        """The report :meth:`to_json` wrote (``--from-json``: a table from earlier runs)."""
+        sites: Counter[tuple[str, str]] = Counter()
+        for key, count in data["sites"].items():
+            rule, action = key.split(" ", 1)
+            sites[(rule, action)] = count
+        return cls(
+            data["name"],
+            data["version"],
+            data["files"],
+            data["lines"],
+            sites,
+            [(f["invariant"], f["detail"]) for f in data["failures"]],
+            list(data["notes"]),
+            list(data["written"]),
+            data["seconds"],
+        )
 
 
 @dataclass(frozen=True)
@@ -997,6 +1018,21 @@ DOC_INTRO = "# The ecosystem check\n"
 # --- the command line ----------------------------------------------------------------
 
 
+def earlier_reports(files: Sequence[Path]) -> list[Report]:
+    """The reports of earlier ``--json`` runs; a later file's report of a package wins."""
+    found: dict[str, Report] = {}
+    for path in files:
+        for data in json.loads(path.read_text()):
+            found[data["name"]] = Report.from_json(data)
+    return list(found.values())
+
+
+def in_list_order(reports: Sequence[Report]) -> list[Report]:
+    """The reports in the order of PACKAGES (unknown names last), as the table lists them."""
+    order = {package.name: i for i, package in enumerate(PACKAGES)}
+    return sorted(reports, key=lambda r: order.get(r.name, len(order)))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bounded", action="store_true", help="the subset for CI (<= 10 min)")
@@ -1011,15 +1047,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="also fail on new mypy errors in the files apply wrote (slower: mypy twice)",
     )
     parser.add_argument("--unsentinel", type=Path, default=default_unsentinel())
+    parser.add_argument(
+        "--from-json",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="start from the reports of an earlier --json run (repeatable); with --only, the "
+        "packages named are run again and replace theirs, without it nothing runs",
+    )
     args = parser.parse_args(argv)
     context = Context(args.unsentinel, args.jobs, args.bounded, args.keep, args.types)
     started = time.perf_counter()
-    reports = []
-    for package in selected(args.bounded, args.only):
+    reports = earlier_reports(args.from_json)
+    to_run = selected(args.bounded, args.only) if args.only or not args.from_json else []
+    for package in to_run:
         print(f"{package.name} {package.version} ...", file=sys.stderr, flush=True)
-        reports.append(check_package(package, context))
-        print(f"  {failures_cell(reports[-1])} ({reports[-1].seconds:.0f} s)", file=sys.stderr)
-    elapsed = time.perf_counter() - started
+        report = check_package(package, context)
+        reports = [r for r in reports if r.name != report.name] + [report]
+        print(f"  {failures_cell(report)} ({report.seconds:.0f} s)", file=sys.stderr)
+    reports = in_list_order(reports)
+    elapsed = time.perf_counter() - started if to_run else 0.0
+    elapsed += sum(r.seconds for r in reports if r.name not in {p.name for p in to_run})
     print(table(reports))
     print()
     print(details(reports))

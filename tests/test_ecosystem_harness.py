@@ -6,6 +6,7 @@ full run of the standard library; one that mistakes a crash for bad input hides 
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -78,3 +79,27 @@ def test_the_types_invariant_fails_on_a_new_mypy_error_only(tmp_path: Path) -> N
     detail = report.failures[0][1]
     assert detail.startswith("1 new mypy error(s) after apply: m.py: List item 0 has")
     assert (repo / "m.py").read_text().endswith("[Warning()]\n")  # the stash came back
+
+
+def test_a_report_survives_its_json_and_a_later_run_replaces_it(tmp_path: Path) -> None:
+    """``--from-json`` rebuilds the table of an earlier run; a package run again (``--only``)
+    or named in a later file replaces its row, and the rows keep the order of PACKAGES."""
+    first = ecosystem.Report("mcp-server-git", "1", files=3, lines=90, seconds=2.5)
+    first.sites[("UNS501", "rewrite")] = 4
+    first.fail("tests", "test_x: passed before, failed after")
+    first.notes.append("tests: 9 of 9 passed before apply")
+    stdlib = ecosystem.Report("stdlib", "3.11", files=10)
+    stdlib.fail("crash", "check: timed out after 1200 s")
+    rerun = ecosystem.Report("stdlib", "3.11", files=10)
+    (tmp_path / "a.json").write_text(json.dumps([first.to_json(), stdlib.to_json()]))
+    (tmp_path / "b.json").write_text(json.dumps([rerun.to_json()]))
+
+    [again] = ecosystem.earlier_reports([tmp_path / "a.json"])[:1]
+    assert again == first
+    merged = ecosystem.in_list_order(
+        ecosystem.earlier_reports([tmp_path / "a.json", tmp_path / "b.json"])
+    )
+    assert [(r.name, r.failures) for r in merged] == [
+        ("stdlib", []),
+        ("mcp-server-git", [("tests", "test_x: passed before, failed after")]),
+    ]
