@@ -36,7 +36,7 @@ def _screened_out(path: Path, prefilter: Prefilter) -> bool:
         tree = ast.parse(data)
     except (SyntaxError, ValueError):
         return False
-    return not prefilter.has_candidates(data, tree)
+    return not prefilter.second_look(data, tree).candidates
 
 
 def test_screened_out_files_have_nothing_for_libcst() -> None:
@@ -95,7 +95,7 @@ def test_second_look(source: str, kept: bool) -> None:
     data = source.encode()
     assert prefilter.may_match(data) or not kept
     if prefilter.may_match(data):
-        assert prefilter.has_candidates(data, ast.parse(data)) is kept
+        assert prefilter.second_look(data, ast.parse(data)).candidates is kept
 
 
 def test_the_walk_of_matching_lines_agrees_with_the_whole_walk() -> None:

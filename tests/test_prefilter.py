@@ -159,7 +159,7 @@ def test_a_function_the_facts_name_admits_a_file_with_no_needle(
     prefilter = Prefilter(enabled_rules(config), config, {"resolve"})
     assert not plain.may_match(data)
     assert prefilter.may_match(data) is by_bytes
-    assert prefilter.has_candidates(data, ast.parse(data)) is by_code
+    assert prefilter.second_look(data, ast.parse(data)).candidates is by_code
 
 
 @pytest.mark.parametrize(
@@ -182,5 +182,5 @@ def test_a_module_function_admits_its_callers_not_a_methods(data: bytes, admitte
     config = Config()
     prefilter = Prefilter(enabled_rules(config), config, {"request"}, {"request"})
     anywhere = Prefilter(enabled_rules(config), config, {"request"})
-    assert prefilter.has_candidates(data, ast.parse(data)) is admitted
-    assert anywhere.has_candidates(data, ast.parse(data))
+    assert prefilter.second_look(data, ast.parse(data)).candidates is admitted
+    assert anywhere.second_look(data, ast.parse(data)).candidates

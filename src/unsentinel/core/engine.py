@@ -26,7 +26,7 @@ from unsentinel.core.gather import (
     spelled_names,
 )
 from unsentinel.core.model import FileResult, FileTask, Mode, Site, Status
-from unsentinel.core.prefilter import CallNames, Prefilter
+from unsentinel.core.prefilter import Prefilter
 from unsentinel.core.source import SourceError, decode_source
 from unsentinel.core.store import FileStore, Loaded, failed_result, read_source, unless_generated
 from unsentinel.core.suite import Suite
@@ -287,11 +287,12 @@ class Pipeline:
         tree, too_deep = python_parse(data)
         if too_deep is not None:
             return failed_result(task, too_deep, source_facts)
-        if self.screen and tree is not None and not self.prefilter.has_candidates(data, tree):
+        look = self.prefilter.second_look(data, tree) if self.screen and tree is not None else None
+        if look is not None and not look.candidates:
             # Python's own parser shows no code any rule could act on (the words were in
             # comments, docstrings or module names): LibCST is never asked.
-            if self.gather and self.prefilter.spells_fact_name(data):
-                store.calls[task.path] = CallNames.of(tree)  # for the rounds that follow
+            if self.gather and look.calls is not None:
+                store.calls[task.path] = look.calls  # for the rounds that follow
             return FileResult(task.display, Status.PREFILTERED, facts=source_facts)
         import libcst as cst
 

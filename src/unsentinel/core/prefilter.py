@@ -18,6 +18,7 @@ import importlib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Protocol
 
 from unsentinel.core.config import Config
@@ -110,19 +111,21 @@ class Prefilter:
         self._names = frozenset(name for name in names if name.isidentifier())
         self._module_functions = frozenset(module_functions) & self._names
         self._name_bytes = tuple(sorted(name.encode() for name in self._names))
-        self._name_pattern = _compiled(
-            rb"(?<!\w)" + re.escape(name) + rb"(?!\w)" for name in self._name_bytes
-        )
 
     @property
     def fact_names(self) -> frozenset[str]:
         return self._names
 
     def spells_fact_name(self, data: bytes) -> bool:
-        """Do the bytes spell, as a whole word, a function the facts name?"""
-        if self._name_pattern is None or not any(name in data for name in self._name_bytes):
-            return False
-        return self._name_pattern.search(data) is not None
+        """Do the bytes spell, as a whole word, a function the facts name?
+
+        Each name that occurs at all is then looked for as a word on its own: one regular
+        expression of every name, each behind a lookbehind, reads a large file at a
+        fraction of the speed of these few searches.
+        """
+        return any(
+            name in data and _whole_word(name).search(data) is not None for name in self._name_bytes
+        )
 
     def may_match(self, data: bytes) -> bool:
         """First look, on the bytes: does any rule's pattern occur at all?
@@ -142,15 +145,20 @@ class Prefilter:
             return False
         return self._pattern.search(data) is not None
 
-    def has_candidates(self, data: bytes, tree: ast.Module) -> bool:
+    def second_look(self, data: bytes, tree: ast.Module) -> SecondLook:
         """Second look, on Python's own parse: could a rule whose pattern occurs act here,
-        or does the code (not a comment or a docstring) spell a function the facts name?"""
+        or does the code (not a comment or a docstring) spell a function the facts name?
+        What the code calls, where that was read to decide, comes with the answer: a later
+        gather round asks it again when the facts learn about more functions."""
         if any(
             pattern is not None and pattern.search(data) and rule.refine(data, tree, self._config)
             for rule, pattern in self._rules
         ):
-            return True
-        return self.spells_fact_name(data) and self.admits(CallNames.of(tree))
+            return SecondLook(candidates=True)
+        if not self.spells_fact_name(data):
+            return SecondLook(candidates=False)
+        calls = CallNames.of(tree)
+        return SecondLook(self.admits(calls), calls)
 
     def admits(self, calls: CallNames) -> bool:
         """Does a file that calls ``calls`` call a function the facts name?"""
@@ -162,6 +170,11 @@ def _compiled(patterns: Iterable[bytes]) -> re.Pattern[bytes] | None:
     return re.compile(b"|".join(unique)) if unique else None
 
 
+@cache  # the facts name the same functions round after round
+def _whole_word(name: bytes) -> re.Pattern[bytes]:
+    return re.compile(rb"(?<!\w)" + re.escape(name) + rb"(?!\w)")
+
+
 def _anchors(needles: Iterable[bytes]) -> tuple[bytes, ...]:
     """The needles, lower-cased, without those that contain a shorter one (implied by it)."""
     lowered = sorted({needle.lower() for needle in needles}, key=len)
@@ -170,6 +183,15 @@ def _anchors(needles: Iterable[bytes]) -> tuple[bytes, ...]:
         if not any(anchor in needle for anchor in anchors):
             anchors.append(needle)
     return tuple(anchors)
+
+
+@dataclass(frozen=True)
+class SecondLook:
+    """The prefilter's second look at one file: may a rule act on it, and what the file
+    calls, where the answer needed it (the code spells a function the facts name)."""
+
+    candidates: bool
+    calls: CallNames | None = None
 
 
 @dataclass(frozen=True)
