@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from unsentinel.core.asked import asking
 from unsentinel.core.config import Config, generated_modules
 from unsentinel.core.facts import FactBook
 from unsentinel.core.gather import (
@@ -28,7 +29,14 @@ from unsentinel.core.gather import (
 from unsentinel.core.model import FileResult, FileTask, Mode, Site, Status
 from unsentinel.core.prefilter import Prefilter
 from unsentinel.core.source import SourceError, decode_source
-from unsentinel.core.store import FileStore, Loaded, failed_result, read_source, unless_generated
+from unsentinel.core.store import (
+    Analysed,
+    FileStore,
+    Loaded,
+    failed_result,
+    read_source,
+    unless_generated,
+)
 from unsentinel.core.suite import Suite
 from unsentinel.core.validate import RewriteError, python_parse, syntax_error, validate_rewrite
 
@@ -253,17 +261,35 @@ class Pipeline:
                 store.entries[task.path] = entry
         if isinstance(entry, FileResult):
             return entry if self.gather else replace(entry, facts=())
+        context = self._analysis(task, entry)
+        return self._result(task, entry.data, entry.text, context, entry.source_facts)
+
+    def _analysis(self, task: FileTask, entry: Loaded) -> RuleContext:
+        """The rules' reading of ``entry`` under this pass's facts.
+
+        An analysis is a function of the tree and of the answers the facts gave its rules:
+        where every question the last gather round's analysis asked gets the same answer
+        from this pass's facts, that analysis is the one the rules would make again. A
+        rewriting pass analyses afresh: its edits ask the facts again as they are built,
+        after any test of the answers.
+        """
+        last = entry.last
+        reusable = self.gather or not self.mode.rewrites
+        if reusable and last is not None and last.asked.holds_under(self.facts):
+            return last.context
+        facts, asked = asking(self.facts, self.suite.facts) if self.gather else (self.facts, None)
         context = analyze(
             entry.module,
             self.config,
-            self.facts,
+            facts,
             path=task.display,
             module_name=task.module_name,
             rules=self.suite.rule_classes,
             text=entry.text.removeprefix("\ufeff"),
             memo=entry.memo,
         )
-        return self._result(task, entry.data, entry.text, context, entry.source_facts)
+        entry.last = Analysed(context, asked) if asked is not None else None
+        return context
 
     def _load(self, task: FileTask, data: bytes | None, store: FileStore) -> Loaded | FileResult:
         """Read, decode, prefilter and parse one file: everything that depends on its bytes

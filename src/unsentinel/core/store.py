@@ -23,7 +23,9 @@ from unsentinel.core.source import is_generated
 if TYPE_CHECKING:
     import libcst as cst
 
+    from unsentinel.core.asked import Asked
     from unsentinel.core.prefilter import CallNames
+    from unsentinel.core.rule import RuleContext
     from unsentinel.core.tree import TreeMemo
 
 
@@ -42,6 +44,7 @@ class Loaded:
     memo: TreeMemo  # parents and positions, resolved once for every pass
     tree: ast.Module | None = None  # the prefilter's ``ast`` parse, kept for ``mentions``
     spelled: frozenset[str] | None = None  # the names its code spells (a later round's test)
+    last: Analysed | None = None  # the latest gather round's analysis, for the passes after
 
     def mentions(self, names: frozenset[str]) -> bool:
         """Does the code name any of ``names``? (its vocabulary is read once, when asked)"""
@@ -49,6 +52,15 @@ class Loaded:
             self.spelled = spelled_names(self.data, self.tree)
             self.tree = None  # read once; the names are all a later round needs
         return not self.spelled.isdisjoint(names)
+
+
+@dataclass(frozen=True)
+class Analysed:
+    """The rules' reading of a loaded file in one gather round, with every question it
+    asked the facts: a later pass whose facts answer them all the same takes it as is."""
+
+    context: RuleContext
+    asked: Asked
 
 
 class FileStore:

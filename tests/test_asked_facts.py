@@ -1,0 +1,314 @@
+"""A file's analysis is reused only while every question it asked the facts gets the same
+answer (:mod:`unsentinel.core.asked`).
+
+A later gather round and the final pass take a file's last analysis instead of running the
+rules again when the facts answer it the same; a change in another file's helper must still
+reach every file that asks about it. The run tests compare each result with a run that never
+reuses an analysis, and check that the reuse really happened (else they prove nothing).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from operator import and_, or_, sub, xor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import unsentinel.core.engine as engine
+from unsentinel.cli import main
+from unsentinel.core.asked import Asked, asking, same
+from unsentinel.core.config import Config
+from unsentinel.core.facts import FactBook, ReadFile
+
+# -- the record and its test ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Helpers:
+    """A stand-in feature's facts: what some helpers return."""
+
+    returning: frozenset[str] = frozenset()
+    shapes: dict[str, str] = field(default_factory=dict)
+
+    # -- the protocol (unsentinel.core.facts.Facts), unused here
+    @classmethod
+    def from_source(cls, data: bytes) -> Helpers | None:
+        return None
+
+    @classmethod
+    def from_context(cls, context: ReadFile) -> Helpers:
+        return cls()
+
+    def merge(self, other: Helpers) -> Helpers:
+        return Helpers(self.returning | other.returning, {**self.shapes, **other.shapes})
+
+    def settle(self, config: Config) -> Helpers:
+        return self
+
+    def changed_functions(self, previous: Helpers) -> set[str]:
+        return set(self.returning ^ previous.returning)
+
+    def function_names(self) -> frozenset[str]:
+        return self.returning
+
+    # -- questions
+    def returns(self, name: str) -> bool:
+        return name in self.returning
+
+    def names(self) -> list[str]:
+        return sorted(self.returning)
+
+    def shapes_of(self, names: list[str]) -> list[str]:
+        return [self.shapes.get(name, "") for name in names]
+
+
+def _book(*returning: str, gathered: bool = True) -> FactBook:
+    return FactBook({Helpers: Helpers(frozenset(returning))}, gathered=gathered)
+
+
+def _asked(book: FactBook, name: str) -> Asked:
+    reading, asked = asking(book, (Helpers,))
+    assert reading.get(Helpers).returns(name) is book.get(Helpers).returns(name)
+    return asked
+
+
+def test_an_unchanged_answer_holds_though_other_facts_changed() -> None:
+    asked = _asked(_book("load"), "load")
+    assert asked.holds_under(_book("load", "save"))
+
+
+def test_a_changed_answer_does_not_hold() -> None:
+    asked = _asked(_book("load"), "save")  # not known to return: False
+    assert not asked.holds_under(_book("load", "save"))
+
+
+def test_a_membership_test_asks_about_one_name() -> None:
+    reading, asked = asking(_book("load"), (Helpers,))
+    assert "load" in reading.get(Helpers).returning
+    assert "save" not in reading.get(Helpers).returning
+    assert asked.holds_under(_book("load", "close"))
+    assert not asked.holds_under(_book("load", "save"))
+    assert not asked.holds_under(_book())
+
+
+def test_a_mapping_read_by_key_asks_about_that_key() -> None:
+    book = FactBook({Helpers: Helpers(shapes={"load": "list"})})
+    reading, asked = asking(book, (Helpers,))
+    shapes = reading.get(Helpers).shapes
+    assert shapes.get("load") == "list"
+    assert shapes["load"] == "list"
+    assert "save" not in shapes
+    assert asked.holds_under(FactBook({Helpers: Helpers(shapes={"load": "list", "x": "y"})}))
+    assert not asked.holds_under(FactBook({Helpers: Helpers(shapes={"load": "item"})}))
+    assert not asked.holds_under(FactBook({Helpers: Helpers(shapes={"load": "list", "save": ""})}))
+
+
+def test_a_collection_iterated_or_combined_is_read_whole() -> None:
+    for use in (sorted, len, bool, lambda names: names | frozenset({"x"})):
+        reading, asked = asking(_book("load"), (Helpers,))
+        use(reading.get(Helpers).returning)
+        assert asked.holds_under(_book("load"))
+        assert not asked.holds_under(_book("load", "save")), use
+
+
+@pytest.mark.parametrize(
+    ("left", "right"),
+    [
+        pytest.param(frozenset({"a", "b", "c"}), set(range(40)), id="frozenset and set"),
+        pytest.param(set("xyz"), frozenset("abc"), id="set and frozenset"),
+    ],
+)
+def test_set_operators_give_what_the_real_values_give(left: set[Any], right: set[Any]) -> None:
+    facts = Helpers(returning=frozenset(left))
+    reading, _asked = asking(FactBook({Helpers: facts}), (Helpers,))
+    recorded = reading.get(Helpers).returning
+    for operator in (or_, and_, sub, xor):
+        for a, b, real_a, real_b in (
+            (recorded, right, left, right),
+            (right, recorded, right, left),
+        ):
+            result, expected = operator(a, b), operator(frozenset(real_a), real_b)
+            if a is right:
+                expected = operator(real_a, frozenset(real_b))
+            assert type(result) is type(expected)
+            assert list(result) == list(expected)
+
+
+def test_the_first_round_and_the_later_ones_differ_in_what_the_book_is() -> None:
+    asked = _asked(_book(gathered=False), "load")
+    assert not asked.holds_under(_book(gathered=True))
+
+
+def test_an_entry_passed_through_must_be_the_very_same() -> None:
+    marker = object()
+    book = FactBook({Helpers: Helpers(), str: marker})
+    _reading, asked = asking(book, (Helpers,))
+    assert asked.holds_under(FactBook({Helpers: Helpers(), str: marker}))
+    assert not asked.holds_under(FactBook({Helpers: Helpers(), str: object()}))
+    assert not asked.holds_under(FactBook({Helpers: Helpers()}))
+
+
+def test_a_question_that_cannot_be_kept_makes_the_record_unusable() -> None:
+    reading, asked = asking(_book("load"), (Helpers,))
+    assert reading.get(Helpers).shapes_of(["load"]) == [""]  # a list: no key
+    assert not asked.holds_under(_book("load"))
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        pytest.param({"a": 1, "b": 2}, {"a": 1, "b": 2}, True, id="equal dicts"),
+        pytest.param({"a": 1, "b": 2}, {"b": 2, "a": 1}, False, id="a dict in another order"),
+        pytest.param([1, 2], [1, True + 1], True, id="equal lists"),
+        pytest.param([1], [True], False, id="one and True are equal, not the same"),
+        pytest.param((frozenset({"x"}),), (frozenset({"x"}),), True, id="nested sets"),
+        pytest.param(Helpers(frozenset({"a"})), Helpers(frozenset({"a"})), True, id="dataclass"),
+        pytest.param(
+            Helpers(shapes={"a": "x", "b": "y"}),
+            Helpers(shapes={"b": "y", "a": "x"}),
+            False,
+            id="a dataclass whose dict iterates in another order",
+        ),
+    ],
+)
+def test_same_is_equality_with_types_and_order(a: object, b: object, expected: bool) -> None:
+    assert same(a, b) is expected
+
+
+def test_a_fresh_mutable_answer_is_kept_as_answered() -> None:
+    reading, asked = asking(_book("load"), (Helpers,))
+    answer = reading.get(Helpers).names()
+    answer.append("save")  # after the rules read it: not what they were told
+    assert asked.holds_under(_book("load"))
+    assert not asked.holds_under(_book("load", "save"))
+
+
+# -- whole runs ------------------------------------------------------------------------------
+
+HELPERS = """\
+def collect(order: dict[str, str]) -> list[str]:
+    warnings: list[str] = []
+    if not order:
+        warnings.append("BLOCK: no such order")
+    return warnings
+"""
+# The same helper, returning plain lines: no warnings reach the files that call it.
+PLAIN_HELPERS = """\
+def collect(order: dict[str, str]) -> list[str]:
+    lines: list[str] = []
+    if not order:
+        lines.append("no such order")
+    return lines
+"""
+# Spells no warning: a gather round learns that ``cancel`` returns ``collect``'s warnings.
+ORDERS = """\
+from helpers import collect
+
+
+def cancel(order: dict[str, str]) -> list[str]:
+    return collect(order)
+"""
+# Analysed from the first round (``blocked`` takes warnings) and in the second (``collect``'s
+# facts change), before any round knows what ``cancel`` returns: the third must not take
+# the second's analysis, whose answer about ``cancel`` is out of date.
+CALLS = """\
+from helpers import collect
+from orders import cancel
+
+
+def count(order: dict[str, str]) -> int:
+    return len(collect(order))
+
+
+def blocked(warnings: list[str]) -> bool:
+    return bool(warnings)
+
+
+def first(order: dict[str, str]) -> str:
+    found = cancel(order)
+    return found[0] if found else ""
+"""
+SHOWS = """\
+from calls import first
+
+
+def show(order: dict[str, str]) -> str:
+    text = first(order)
+    return text.upper()
+"""
+
+
+def _project(root: Path, helpers: str) -> Path:
+    files = {"helpers.py": helpers, "orders.py": ORDERS, "calls.py": CALLS, "shows.py": SHOWS}
+    for name, text in files.items():
+        (root / name).write_text(text, encoding="utf-8")
+    return root
+
+
+def _check(root: Path) -> str:
+    """``check``'s JSON report of ``root``, as printed."""
+    result = CliRunner().invoke(
+        main, ["check", str(root), "-j", "1", "--no-cache", "--output-format", "json"]
+    )
+    assert result.exit_code in (0, 1), result.output
+    return result.stdout
+
+
+def _findings(root: Path) -> list[tuple[str, int, str]]:
+    found = json.loads(_check(root))
+    return sorted((Path(f["path"]).name, f["line"], f["code"]) for f in found)
+
+
+@pytest.fixture
+def analyses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The path of every analysis the run makes (a reused one makes none)."""
+    seen: list[str] = []
+    real = engine.analyze
+
+    def counting(*args: object, **kwargs: object) -> object:
+        seen.append(str(kwargs.get("path")))
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(engine, "analyze", counting)
+    return seen
+
+
+def _never_reused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Asked, "holds_under", lambda self, book: False)
+
+
+def test_check_reports_what_a_run_without_reuse_reports(
+    tmp_path: Path, analyses: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _project(tmp_path, HELPERS)
+    reused = _check(root)
+    with_reuse = len(analyses)
+    analyses.clear()
+    _never_reused(monkeypatch)
+    assert reused == _check(root)
+    assert with_reuse < len(analyses), "no analysis was reused: the test proves nothing"
+
+
+def test_a_helper_that_changes_still_changes_the_files_that_ask_about_it(tmp_path: Path) -> None:
+    (tmp_path / "warned").mkdir()
+    (tmp_path / "plain").mkdir()
+    warned = _findings(_project(tmp_path / "warned", HELPERS))
+    plain = _findings(_project(tmp_path / "plain", PLAIN_HELPERS))
+    # ``calls.py`` spells no warning: what it reports comes from ``cancel``'s facts, which
+    # come from ``note``'s in another file, learnt in a later round.
+    assert ("calls.py", 15, "UNS201") in warned
+    assert ("calls.py", 15, "UNS201") not in plain
+
+
+def test_plan_rewrites_as_a_run_without_reuse(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _project(tmp_path, HELPERS)
+    result = CliRunner().invoke(main, ["plan", str(root), "-j", "1", "--format", "json"])
+    _never_reused(monkeypatch)
+    again = CliRunner().invoke(main, ["plan", str(root), "-j", "1", "--format", "json"])
+    assert result.stdout == again.stdout
