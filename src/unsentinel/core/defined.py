@@ -94,7 +94,9 @@ def binds_name(text: str, name: str) -> bool:
     return name in _bound_builtins(text)
 
 
-@lru_cache(maxsize=8)  # every analysis of a file asks, with the same text
+# Every analysis of a file asks, with the same text; a gather round analyses every file
+# that reached the rules before the next round comes back to the first.
+@lru_cache(maxsize=512)
 def _bound_builtins(text: str) -> frozenset[str]:
     found: set[str] = set()
     for match in _BINDING.finditer(text):

@@ -20,6 +20,7 @@ import libcst as cst
 
 from unsentinel.core.project import ImportStyle
 from unsentinel.core.style import SECTION_ORDER, order_key, section_of
+from unsentinel.core.syntax import string_value
 
 Statement = cst.SimpleStatementLine | cst.BaseCompoundStatement
 
@@ -148,7 +149,7 @@ def _names_used_outside_imports(module: cst.Module) -> set[str]:
 
         def visit_SimpleString(self, node: cst.SimpleString) -> None:
             # ``__all__ = ["NAME"]`` and string annotations keep a name alive.
-            value = node.evaluated_value
+            value = string_value(node)
             if isinstance(value, str) and value.isidentifier():
                 used.add(value)
 

@@ -17,6 +17,7 @@ from typing import TypeVar, cast
 
 import libcst as cst
 
+from unsentinel.core.syntax import string_value
 from unsentinel.errors.shapes import TRANSLATORS, call_name
 
 _PARAM_SUBJECT = re.compile(
@@ -70,7 +71,7 @@ def param_name(message: Message, code: str) -> str | None:
 
 def _literal(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.SimpleString):
-        value = node.evaluated_value
+        value = string_value(node)
         return value if isinstance(value, str) else None
     if isinstance(node, cst.ConcatenatedString):
         left, right = _literal(node.left), _literal(node.right)

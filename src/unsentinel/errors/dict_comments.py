@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from unsentinel.core.layout import fit_to_line
+from unsentinel.core.syntax import string_value
 
 Path = tuple[str, ...]  # labels from the outermost bracket: dict keys, keywords, "#<index>"
 OPENING: Path = ("{",)  # the outermost bracket's own line
@@ -83,7 +84,7 @@ def breaks_lines(node: cst.Dict) -> bool:
 
 def _element_key(element: cst.BaseDictElement, index: int) -> str:
     if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString):
-        value = element.key.evaluated_value
+        value = string_value(element.key)
         if isinstance(value, str):
             return value
     return f"#{index}"

@@ -16,7 +16,7 @@ from collections.abc import Callable
 import libcst as cst
 import libcst.matchers as m
 
-from unsentinel.core.syntax import NodeIndex
+from unsentinel.core.syntax import NodeIndex, string_value
 from unsentinel.errors.aliases import Aliases
 from unsentinel.errors.key_places import (
     DETAIL_CONTAINERS,
@@ -125,7 +125,7 @@ def _shows_success(
         return False
     others = [n for n in around if n is not node and n is not call]
     if key == "status":
-        return any(isinstance(n, cst.SimpleString) and n.evaluated_value != "error" for n in others)
+        return any(isinstance(n, cst.SimpleString) and string_value(n) != "error" for n in others)
     return any(m.matches(n, m.Name("True")) for n in others)
 
 
@@ -241,7 +241,7 @@ def keyed_read(node: cst.CSTNode) -> tuple[str | None, cst.BaseExpression] | Non
 
 def _string(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.SimpleString):
-        value = node.evaluated_value
+        value = string_value(node)
         return value if isinstance(value, str) else None
     return None
 
@@ -349,7 +349,7 @@ def _checks_failure(key: str, around: list[cst.CSTNode]) -> bool:
     if key == "error":  # ``result["error"]``, ``"error" in result``: only a failure has one
         return True
     if key == "status":
-        return any(isinstance(n, cst.SimpleString) and n.evaluated_value == "error" for n in around)
+        return any(isinstance(n, cst.SimpleString) and string_value(n) == "error" for n in around)
     if key in DISCRIMINATORS:
         asserts_false = any(
             isinstance(n, cst.Call) and call_name(n) == "assertFalse" for n in around

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, TypeVar
 import libcst as cst
 import libcst.matchers as m
 
+from unsentinel.core.syntax import string_value
 from unsentinel.errors.key_places import DISCRIMINATORS, MESSAGE_KEYS
 
 if TYPE_CHECKING:
@@ -81,7 +82,7 @@ class Flow:
 
 def key_of(element: cst.BaseDictElement) -> str | None:
     if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString):
-        value = element.key.evaluated_value
+        value = string_value(element.key)
         return value if isinstance(value, str) else None
     return None
 
@@ -103,7 +104,7 @@ def is_false(node: cst.BaseExpression) -> bool:
 
 
 def is_error_string(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.SimpleString) and node.evaluated_value == "error"
+    return isinstance(node, cst.SimpleString) and string_value(node) == "error"
 
 
 def is_stringish(node: cst.BaseExpression) -> bool:
@@ -111,7 +112,7 @@ def is_stringish(node: cst.BaseExpression) -> bool:
     if isinstance(node, (cst.FormattedString, cst.ConcatenatedString)):
         return True
     if isinstance(node, cst.SimpleString):
-        return isinstance(node.evaluated_value, str)
+        return isinstance(string_value(node), str)
     if isinstance(node, cst.Call):
         return (
             m.matches(node.func, m.Name("str") | m.Name("repr")) or call_name(node) in TRANSLATORS

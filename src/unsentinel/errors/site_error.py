@@ -16,6 +16,7 @@ import libcst as cst
 
 from unsentinel.core.model import Inferred
 from unsentinel.core.rule import RuleContext
+from unsentinel.core.syntax import string_value
 from unsentinel.errors import build
 from unsentinel.errors.code import infer_error_code
 from unsentinel.errors.key_places import DETAIL_CONTAINERS
@@ -130,7 +131,7 @@ def declared_type(extras: dict[str, cst.BaseExpression]) -> str | None:
     for key in _TYPE_KEYS:
         value = extras.get(key)
         if isinstance(value, cst.SimpleString):
-            text = value.evaluated_value
+            text = string_value(value)
             if isinstance(text, str) and text.strip():
                 return text.strip()
     return None

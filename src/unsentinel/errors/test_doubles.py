@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from unsentinel.core.syntax import string_value
 from unsentinel.errors.shapes import Parent, call_name, enclosing_function
 
 _PATCHERS = frozenset({"patch", "object", "setattr"})
@@ -63,7 +64,7 @@ def _patched(arg: cst.Arg, parent: Parent) -> str | None:
         return None
     for other in call.args:
         if isinstance(other.value, cst.SimpleString):
-            name = other.value.evaluated_value
+            name = string_value(other.value)
             if isinstance(name, str):
                 return name.rsplit(".", 1)[-1]
     return None

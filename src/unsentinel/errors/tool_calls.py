@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from unsentinel.core.syntax import string_value
 from unsentinel.errors.candidates import TOOL_CALLS
 from unsentinel.errors.shapes import call_name
 
@@ -22,7 +23,7 @@ def tool_called(call: cst.Call, defined: frozenset[str]) -> str | None:
     if call_name(call) not in TOOL_CALLS or not call.args:
         return None
     first = call.args[0].value
-    name = first.evaluated_value if isinstance(first, cst.SimpleString) else None
+    name = string_value(first) if isinstance(first, cst.SimpleString) else None
     if not isinstance(name, str):
         return None
     candidates = [name]

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from unsentinel.core.syntax import string_key
+from unsentinel.core.syntax import string_key, string_value
 from unsentinel.errors.key_places import MESSAGE_KEYS
 from unsentinel.errors.shapes import classify, elements_by_key
 
@@ -184,7 +184,7 @@ def _template(node: cst.BaseExpression, *, literal: bool = False) -> Iterator[st
     """Literal text, and a hole for each part only known at run time. ``literal``: a plain
     string is the text itself (a test's expected string), not a ``%`` / ``{}`` template."""
     if isinstance(node, cst.SimpleString):
-        value = node.evaluated_value
+        value = string_value(node)
         if isinstance(value, str):
             yield from [value] if literal else _holes(value)
         else:

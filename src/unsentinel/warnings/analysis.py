@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from unsentinel.core.syntax import NodeIndex, annotation_name, last_name
+from unsentinel.core.syntax import NodeIndex, annotation_name, last_name, string_value
 from unsentinel.warnings.function_facts import FunctionFacts, collect_body, gathered_pairs
 from unsentinel.warnings.guards import guarding_condition
 from unsentinel.warnings.input_paths import InputPaths
@@ -242,7 +242,7 @@ class FileAnalysis:
                     and isinstance(small.targets[0].target, cst.Name)
                     and isinstance(small.value, cst.SimpleString)
                 ):
-                    value = small.value.evaluated_value
+                    value = string_value(small.value)
                     if isinstance(value, str):
                         constants[small.targets[0].target.value] = value
         return constants

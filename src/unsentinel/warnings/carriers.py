@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from unsentinel.core.defined import BUILTIN_NAMES, binds_name, may_be_defined
-from unsentinel.core.syntax import last_name, string_key
+from unsentinel.core.syntax import last_name, string_key, string_value
 from unsentinel.warnings.analysis import FileAnalysis
 from unsentinel.warnings.facts import WarningFacts, WarningNotes
 from unsentinel.warnings.flow import WarningFlow, loop_iterable
@@ -235,7 +235,7 @@ class FileCarriers:
         func = call.func
         if isinstance(func, cst.Attribute) and func.attr.value == "get" and call.args:
             key = call.args[0].value
-            value = key.evaluated_value if isinstance(key, cst.SimpleString) else None
+            value = string_value(key) if isinstance(key, cst.SimpleString) else None
             if isinstance(value, str) and self.analysis.is_warning_list_name(value):
                 return (KeyCarrier(value),)
             return ()

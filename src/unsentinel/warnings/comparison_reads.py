@@ -12,6 +12,7 @@ from __future__ import annotations
 import libcst as cst
 
 from unsentinel.core.layout import expression_code
+from unsentinel.core.syntax import string_value
 from unsentinel.warnings.analysis import FileAnalysis
 from unsentinel.warnings.facts import WarningShape as Shape
 from unsentinel.warnings.read_rewrite import ReadRewriter
@@ -48,7 +49,7 @@ class ComparisonReads:
         negated: bool,
     ) -> None:
         if isinstance(left, cst.SimpleString) and self.analysis.is_warning_list_name(
-            str(left.evaluated_value)
+            str(string_value(left))
         ):
             return  # ``"warnings" in result``: a test for a dict key, not a read of warnings
         item = self.reads.item_shape(right)

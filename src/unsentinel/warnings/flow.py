@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from unsentinel.core.syntax import last_name, string_key
+from unsentinel.core.syntax import last_name, string_key, string_value
 from unsentinel.warnings.analysis import FileAnalysis
 from unsentinel.warnings.facts import WarningFacts
 from unsentinel.warnings.facts import WarningShape as Shape
@@ -224,7 +224,7 @@ class WarningFlow:
             and expr.args
             and isinstance(expr.args[0].value, cst.SimpleString)
         ):
-            key = expr.args[0].value.evaluated_value
+            key = string_value(expr.args[0].value)
             if isinstance(key, str) and self.analysis.is_warning_list_name(key):
                 return Shape.DICT_LIST
         name = last_name(func)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import libcst as cst
 
 from unsentinel.core.rule import RuleContext
+from unsentinel.core.syntax import string_value
 
 
 def guarding_condition(
@@ -152,7 +153,7 @@ def _case_values(expr: cst.BaseExpression) -> list[str] | None:
             found += values
         return found or None
     if isinstance(expr, cst.SimpleString):
-        value = expr.evaluated_value
+        value = string_value(expr)
         return [value] if isinstance(value, str) and value else None
     if isinstance(expr, cst.Attribute) and expr.attr.value == "value":
         expr = expr.value

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 import libcst as cst
 
 from unsentinel.core.rule import RuleContext
-from unsentinel.core.syntax import NodeIndex, annotation_name, dotted, last_name
+from unsentinel.core.syntax import NodeIndex, annotation_name, dotted, last_name, string_value
 from unsentinel.warnings.facts import WarningFacts
 from unsentinel.warnings.function_facts import FunctionFacts, LeafTable, Loop
 from unsentinel.warnings.inference.derived import derivation_sources
@@ -360,5 +360,5 @@ def _get_key(call: cst.Call) -> str | None:
     if not (isinstance(func, cst.Attribute) and func.attr.value == "get" and call.args):
         return None
     first = call.args[0].value
-    value = first.evaluated_value if isinstance(first, cst.SimpleString) else None
+    value = string_value(first) if isinstance(first, cst.SimpleString) else None
     return value if isinstance(value, str) and value.isidentifier() else None

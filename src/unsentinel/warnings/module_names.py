@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import libcst as cst
 
+from unsentinel.core.syntax import string_value
 from unsentinel.warnings.candidates import WARNINGS_MODULES
 
 
@@ -63,7 +64,7 @@ def _names_the_module(value: cst.BaseExpression) -> bool:
     if not isinstance(value, cst.Call) or not value.args or value.args[0].keyword is not None:
         return False
     first = value.args[0].value
-    return isinstance(first, cst.SimpleString) and first.evaluated_value in WARNINGS_MODULES
+    return isinstance(first, cst.SimpleString) and string_value(first) in WARNINGS_MODULES
 
 
 def _other_bindings(by_type: Mapping[type[cst.CSTNode], Sequence[cst.CSTNode]]) -> Iterator[str]:

@@ -21,7 +21,7 @@ import libcst as cst
 
 from unsentinel.core.layout import expression_code
 from unsentinel.core.model import Action, Kind
-from unsentinel.core.syntax import last_name
+from unsentinel.core.syntax import last_name, string_value
 from unsentinel.warnings.carriers import FileCarriers
 from unsentinel.warnings.facts import LIST_SHAPES, WarningShape
 from unsentinel.warnings.flow import is_empty
@@ -189,7 +189,7 @@ class WarningProducer(WarningRewriter):
     def visit_DictElement(self, node: cst.DictElement) -> None:
         """``{"warnings": [...]}``: a view splatted into a model, or -- in tests -- a
         hand-written stand-in for a dumped response, whose entries become dicts."""
-        key = node.key.evaluated_value if isinstance(node.key, cst.SimpleString) else None
+        key = string_value(node.key) if isinstance(node.key, cst.SimpleString) else None
         if isinstance(key, str) and self.analysis.is_warning_list_name(key):
             if is_text(node.value):
                 return  # ``{"has_warnings": n > 0}``: a flag or a count, not the list

@@ -14,7 +14,7 @@ import libcst as cst
 from unsentinel.core.layout import expression_code
 from unsentinel.core.model import Severity
 from unsentinel.core.rule import RuleContext
-from unsentinel.core.syntax import last_name
+from unsentinel.core.syntax import last_name, string_value
 from unsentinel.warnings.facts import WarningShape as Shape
 from unsentinel.warnings.inference.severity import infer_severity, producer_severity
 from unsentinel.warnings.rule import WarningRule
@@ -81,7 +81,7 @@ class WarningReads:
         if name is not None and not isinstance(expr, cst.SimpleString):
             return self._constant_marker(name)
         if isinstance(expr, cst.SimpleString):
-            literal = expr.evaluated_value
+            literal = string_value(expr)
             if isinstance(literal, str):
                 found = text_marker(literal, warning_settings(self.config).severity_markers)
                 if found is not None and literal.strip() == found.text:

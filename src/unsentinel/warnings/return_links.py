@@ -23,7 +23,7 @@ from typing import Protocol
 
 import libcst as cst
 
-from unsentinel.core.syntax import last_name
+from unsentinel.core.syntax import last_name, string_value
 from unsentinel.warnings.analysis import FileAnalysis
 from unsentinel.warnings.carriers import FileCarriers
 from unsentinel.warnings.facts import (
@@ -137,7 +137,7 @@ def doubled_helper(call: cst.Call) -> str | None:
     string argument (``"pkg.mod.check"`` -> ``check``), if the call makes a double."""
     if last_name(call.func) not in TEST_DOUBLE_CALLS:
         return None
-    names = [a.value.evaluated_value for a in call.args if isinstance(a.value, cst.SimpleString)]
+    names = [string_value(a.value) for a in call.args if isinstance(a.value, cst.SimpleString)]
     return next((n.rsplit(".", 1)[-1] for n in names if isinstance(n, str)), None)
 
 

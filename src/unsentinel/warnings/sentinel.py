@@ -9,13 +9,14 @@ from __future__ import annotations
 import libcst as cst
 
 from unsentinel.core.config import Config
+from unsentinel.core.syntax import string_value
 from unsentinel.warnings.detect import sentinel_markers as sentinel_markers
 
 
 def leading_text(node: cst.BaseExpression) -> str | None:
     """The literal text a string expression starts with, if it is a string at all."""
     if isinstance(node, cst.SimpleString):
-        value = node.evaluated_value
+        value = string_value(node)
         return value if isinstance(value, str) else None
     if isinstance(node, cst.FormattedString):
         first = node.parts[0] if node.parts else None

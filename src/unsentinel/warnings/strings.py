@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from unsentinel.core.model import Severity
+from unsentinel.core.syntax import string_value
 
 STRINGISH = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
 
@@ -74,7 +75,7 @@ def strip_marker(
 ) -> Stripped | None:
     """The message without its leading marker, or None when there is no marker."""
     if isinstance(expr, cst.SimpleString):
-        value = expr.evaluated_value
+        value = string_value(expr)
         marker = text_marker(value, markers) if isinstance(value, str) else None
         if marker is None:
             return None
@@ -181,7 +182,7 @@ def lstrip(expr: cst.BaseExpression) -> cst.BaseExpression:
 
 def _is_empty(expr: cst.BaseExpression) -> bool:
     if isinstance(expr, cst.SimpleString):
-        return expr.evaluated_value in ("", b"")
+        return string_value(expr) in ("", b"")
     if isinstance(expr, cst.FormattedString):
         return not expr.parts
     return False
@@ -200,7 +201,7 @@ def pieces(
 ) -> list[str | cst.BaseExpression]:
     """Literal text and placeholder expressions, in order. ``resolve`` expands local names."""
     if isinstance(expr, cst.SimpleString):
-        value = expr.evaluated_value
+        value = string_value(expr)
         return [value] if isinstance(value, str) else [expr]
     if isinstance(expr, cst.FormattedString):
         out: list[str | cst.BaseExpression] = []

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from unsentinel.core.syntax import annotation_name, last_name
+from unsentinel.core.syntax import annotation_name, last_name, string_value
 
 if TYPE_CHECKING:
     from unsentinel.warnings.analysis import FileAnalysis, FunctionFacts
@@ -74,7 +74,7 @@ def _list_name(expr: cst.BaseExpression) -> str | None:
     if isinstance(expr, cst.Subscript) and len(expr.slice) == 1:
         index = expr.slice[0].slice
         if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
-            value = index.value.evaluated_value
+            value = string_value(index.value)
             return value if isinstance(value, str) else None
     return last_name(expr)
 
@@ -147,7 +147,7 @@ def _mentions(expr: cst.CSTNode, list_name: str) -> bool:
 
         def visit_SimpleString(self, node: cst.SimpleString) -> None:
             nonlocal hit
-            hit = hit or node.evaluated_value == list_name
+            hit = hit or string_value(node) == list_name
 
     expr.visit(_Names())
     return hit

@@ -6,6 +6,7 @@ import libcst as cst
 
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.rule import Example, Rule
+from unsentinel.core.syntax import string_value
 from unsentinel.warnings.detect import SENTINEL_MENTION
 from unsentinel.warnings.sentinel import sentinel_markers
 from unsentinel.warnings.settings import warning_settings
@@ -66,7 +67,7 @@ class SentinelMention(Rule):
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
         if self._is_docstring(node):
-            value = node.evaluated_value
+            value = string_value(node)
             if isinstance(value, str):
                 self._check(node, value)
 
