@@ -25,11 +25,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from operator import and_, or_, sub, xor
 from typing import Any, Literal
 
 from unsentinel.core.facts import FactBook
 
-How = Literal["value", "call", "in", "get"]
+How = Literal["value", "call", "in", "get", "bool", "len"]
 # (feature, attribute, how it was asked, arguments, keyword arguments)
 Question = tuple[type[Any], str, How, "tuple[object, ...]", "tuple[tuple[str, object], ...]"]
 
@@ -84,6 +85,10 @@ def _answer(value: object, question: Question) -> object:
         return args[0] in found
     if how == "get":
         return found.get(args[0], _MISSING)
+    if how == "bool":
+        return bool(found)
+    if how == "len":
+        return len(found)
     return found
 
 
@@ -156,11 +161,15 @@ class _Whole:
     def __iter__(self) -> Iterator[Any]:
         return iter(self._whole())
 
-    def __len__(self) -> int:
-        return len(self._whole())
+    def __len__(self) -> int:  # its size, not which names: a question of its own
+        answer = len(self._real)
+        self._asking.note(self._name, "len", (), answer)
+        return answer
 
     def __bool__(self) -> bool:
-        return bool(self._whole())
+        answer = bool(self._real)
+        self._asking.note(self._name, "bool", (), answer)
+        return answer
 
     def __eq__(self, other: object) -> bool:
         return bool(self._whole() == _real(other))
@@ -172,9 +181,52 @@ class _Whole:
         return repr(self._whole())
 
 
-class _AskingSet(_Whole):
-    """A set of the facts: ``x in s`` asks about ``x`` alone. The operators keep the real
-    ones' operand order, so a union iterates as it would without the record."""
+class _SetOperators:
+    """``|``, ``&``, ``-`` and ``^`` with a recorded set on either side: a
+    :class:`_Combined` that asks its operands one name at a time when tested for one, and
+    builds the real set, operands in their order, for anything else."""
+
+    __slots__ = ()
+
+    def __or__(self, other: Any) -> Any:
+        return _combined(or_, self, other)
+
+    def __ror__(self, other: Any) -> Any:
+        return _combined(or_, other, self)
+
+    def __and__(self, other: Any) -> Any:
+        return _combined(and_, self, other)
+
+    def __rand__(self, other: Any) -> Any:
+        return _combined(and_, other, self)
+
+    def __sub__(self, other: Any) -> Any:
+        return _combined(sub, self, other)
+
+    def __rsub__(self, other: Any) -> Any:
+        return _combined(sub, other, self)
+
+    def __xor__(self, other: Any) -> Any:
+        return _combined(xor, self, other)
+
+    def __rxor__(self, other: Any) -> Any:
+        return _combined(xor, other, self)
+
+    def __le__(self, other: Any) -> bool:
+        return bool(_real(self) <= _real(other))
+
+    def __lt__(self, other: Any) -> bool:
+        return bool(_real(self) < _real(other))
+
+    def __ge__(self, other: Any) -> bool:
+        return bool(_real(self) >= _real(other))
+
+    def __gt__(self, other: Any) -> bool:
+        return bool(_real(self) > _real(other))
+
+
+class _AskingSet(_SetOperators, _Whole):
+    """A set of the facts: ``x in s`` asks about ``x`` alone."""
 
     __slots__ = ()
 
@@ -183,41 +235,69 @@ class _AskingSet(_Whole):
         self._asking.note(self._name, "in", (item,), answer)
         return answer
 
-    def __or__(self, other: Any) -> Any:
-        return self._whole() | _real(other)
 
-    def __ror__(self, other: Any) -> Any:
-        return other | self._whole()
+def _combined(operator: Callable[[Any, Any], Any], left: Any, right: Any) -> Any:
+    """``operator(left, right)``, kept lazy where both are sets (or recorded ones);
+    anything else is worked out at once, as the expression would have been."""
+    if all(isinstance(side, (frozenset, _AskingSet, _Combined)) for side in (left, right)):
+        return _Combined(operator, left, right)
+    # A plain ``set`` may change before the result is read: the expression's value is now.
+    return operator(_real(left), _real(right))
 
-    def __and__(self, other: Any) -> Any:
-        return self._whole() & _real(other)
 
-    def __rand__(self, other: Any) -> Any:
-        return other & self._whole()
+class _Combined(_SetOperators):
+    """A union, intersection, difference or symmetric difference not built yet."""
 
-    def __sub__(self, other: Any) -> Any:
-        return self._whole() - _real(other)
+    __slots__ = ("_built", "_left", "_operator", "_right")
 
-    def __rsub__(self, other: Any) -> Any:
-        return other - self._whole()
+    def __init__(self, operator: Callable[[Any, Any], Any], left: Any, right: Any) -> None:
+        self._operator = operator
+        self._left = left
+        self._right = right
+        self._built: Any = None
 
-    def __xor__(self, other: Any) -> Any:
-        return self._whole() ^ _real(other)
+    def _whole(self) -> Any:
+        # Built once: every operand is immutable (a frozenset, or the facts' own set).
+        if self._built is None:
+            self._built = self._operator(_real(self._left), _real(self._right))
+        return self._built
 
-    def __rxor__(self, other: Any) -> Any:
-        return other ^ self._whole()
+    def __contains__(self, item: object) -> bool:
+        # Each operand answers for itself, a recorded one by key; the operand an answer
+        # does not need is not asked (the recorded answers decide this one all the same).
+        inside = item in self._left
+        if self._operator is or_:
+            return inside or item in self._right
+        if self._operator is and_:
+            return inside and item in self._right
+        if self._operator is sub:
+            return inside and item not in self._right
+        return inside != (item in self._right)
 
-    def __le__(self, other: Any) -> bool:
-        return bool(self._whole() <= _real(other))
+    def __getattr__(self, name: str) -> object:
+        if name in _Combined.__slots__:
+            raise AttributeError(name)
+        return getattr(self._whole(), name)
 
-    def __lt__(self, other: Any) -> bool:
-        return bool(self._whole() < _real(other))
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._whole())
 
-    def __ge__(self, other: Any) -> bool:
-        return bool(self._whole() >= _real(other))
+    def __len__(self) -> int:
+        return len(self._whole())
 
-    def __gt__(self, other: Any) -> bool:
-        return bool(self._whole() > _real(other))
+    def __bool__(self) -> bool:
+        if self._operator is or_:  # a union is empty where both operands are
+            return bool(self._left) or bool(self._right)
+        return bool(self._whole())
+
+    def __eq__(self, other: object) -> bool:
+        return bool(self._whole() == _real(other))
+
+    def __hash__(self) -> int:
+        return hash(self._whole())
+
+    def __repr__(self) -> str:
+        return repr(self._whole())
 
 
 class _AskingMapping(_Whole):
@@ -244,9 +324,9 @@ class _AskingMapping(_Whole):
         return self._at(key) is not _MISSING
 
 
-def _real(value: object) -> object:
+def _real(value: Any) -> Any:
     """The value behind a recorded collection (read whole), or ``value`` itself."""
-    return value._whole() if isinstance(value, _Whole) else value
+    return value._whole() if isinstance(value, (_Whole, _Combined)) else value
 
 
 def same(a: object, b: object) -> bool:

@@ -105,8 +105,12 @@ class ErrorGroups:
         notes = self.context.shared(ErrorNotes)
         gathered = self.context.facts.get(ErrorFacts)
         held = gathered.held_functions | frozenset(notes.held_functions)
-        producers = gathered.error_functions | gathered.forwarders
-        producers = (producers | frozenset(notes.error_functions)) - held
+        candidates = gathered.error_functions | gathered.forwarders
+        candidates |= frozenset(notes.error_functions)
+        producers = candidates - held
+        # ``producers or held``, asked of the sets the difference is made of: the facts then
+        # answer whether each is empty, not which functions they name (core/asked.py).
+        any_producer = bool(held) or bool(candidates)
         facts = self.context.facts
         ours = facts.get(DefinedNames).functions
         templates = gathered.message_templates | frozenset(notes.message_templates)
@@ -150,7 +154,7 @@ class ErrorGroups:
                     for callee in returned_callees(index, function)
                     if may_be_defined(self.context.facts, callee)
                 }
-            if producers or held:
+            if any_producer:
                 clients.scan(function, producers, held)
 
     def changes(self, node: cst.CSTNode, keys: tuple[str, ...]) -> None:

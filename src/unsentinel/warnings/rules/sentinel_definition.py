@@ -64,11 +64,13 @@ class SentinelDefinition(Rule):
         ),
     )
 
-    def _constants(self) -> set[str]:
-        return {
-            *warning_settings(self.config).sentinel_constants,
-            *self.context.facts.get(WarningFacts).marker_constants,
-        }
+    def _is_constant(self, name: str) -> bool:
+        """A configured sentinel constant, or one the repository defines. Asked by name:
+        a file's analysis holds while the facts say the same about the names it spells."""
+        return (
+            name in warning_settings(self.config).sentinel_constants
+            or name in self.context.facts.get(WarningFacts).marker_constants
+        )
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         """Imports of a deleted constant go once the rewrite has removed their last use."""
@@ -79,7 +81,7 @@ class SentinelDefinition(Rule):
         )
         for alias in node.names:
             name = alias.evaluated_name
-            if name in self._constants():  # removed only if the rewrite left it unused
+            if self._is_constant(name):  # removed only if the rewrite left it unused
                 self.context.remove_import(module, name, alias.evaluated_alias)
 
     def visit_Module(self, node: cst.Module) -> None:
@@ -118,6 +120,6 @@ class SentinelDefinition(Rule):
         elif isinstance(small, cst.AnnAssign) and small.value is not None:
             targets = [small.target]
         for target in targets:
-            if isinstance(target, cst.Name) and target.value in self._constants():
+            if isinstance(target, cst.Name) and self._is_constant(target.value):
                 return target.value
         return None
