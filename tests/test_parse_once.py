@@ -398,6 +398,7 @@ def test_a_prefiltered_file_is_not_read_again_for_a_name_it_only_spells(
     calls is kept: a round learning about ``request`` does not read and parse again a file
     that only spells ``urllib.request``."""
     import unsentinel.core.engine as engine
+    import unsentinel.core.regather as regather
     from unsentinel.core.config import Config
     from unsentinel.core.engine import Pipeline
     from unsentinel.core.facts import FactBook
@@ -424,6 +425,7 @@ def test_a_prefiltered_file_is_not_read_again_for_a_name_it_only_spells(
         return real(task, config)
 
     monkeypatch.setattr(engine, "read_source", counting)
+    monkeypatch.setattr(regather, "read_source", counting)  # where a later round reads
     names = frozenset({"request"})
     again = later.regather(task, store, names)  # read and parsed: it calls no ``request``
     assert again is not None and again.status is Status.PREFILTERED

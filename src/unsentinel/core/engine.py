@@ -18,16 +18,10 @@ from typing import TYPE_CHECKING
 from unsentinel.core.asked import asking
 from unsentinel.core.config import Config, generated_modules
 from unsentinel.core.facts import FactBook
-from unsentinel.core.gather import (
-    changed_functions,
-    facts_of_context,
-    facts_of_source,
-    merge_facts,
-    module_token,
-    spelled_names,
-)
+from unsentinel.core.gather import changed_functions, facts_of_context, facts_of_source, merge_facts
 from unsentinel.core.model import FileResult, FileTask, Mode, Site, Status
 from unsentinel.core.prefilter import Prefilter
+from unsentinel.core.regather import later_round
 from unsentinel.core.source import SourceError, decode_source
 from unsentinel.core.store import (
     Analysed,
@@ -197,60 +191,9 @@ class Pipeline:
     def regather(
         self, task: FileTask, store: FileStore, names: frozenset[str]
     ) -> FileResult | None:
-        """A later gather round for a file loaded earlier; None where it cannot learn more.
-
-        Only a parsed file whose code spells a name whose facts changed can record anything
-        new (:func:`~unsentinel.core.gather.spelled_names`: a comment or a sentence is no
-        question to the facts); files the prefilter or the parser stopped carry the facts of
-        their bytes alone.
-        """
-        loaded = store.entries.get(task.path)
-        if loaded is None:
-            return self._regather_unread(task, store, names)
-        if isinstance(loaded, FileResult) and loaded.status is Status.PREFILTERED:
-            return self._regather_prefiltered(task, store, names)
-        if not isinstance(loaded, Loaded):
-            return None
-        if not loaded.mentions(names) and module_token(task.module_name) not in names:
-            return None
-        return self.process(task, store)
-
-    def _regather_prefiltered(
-        self, task: FileTask, store: FileStore, names: frozenset[str]
-    ) -> FileResult | None:
-        """A file the prefilter stopped matters now if it spells a function the facts have
-        just learned about (the helper's own module, a test reading its result): read it
-        again and give it to the rules. Its bytes were not kept: most such files never
-        come back."""
-        if self.prefilter.fact_names.isdisjoint(names):
-            return None  # it spells no name it did not spell in an earlier round
-        calls = store.calls.get(task.path)
-        if calls is not None and not self.prefilter.admits(calls):
-            return None  # what it calls, read in an earlier round, names none of them
-        read = read_source(task, self.config)
-        if isinstance(read, FileResult) or not self.prefilter.spells_fact_name(read):
-            return None
-        earlier = store.entries.pop(task.path)
-        store.seeded[task.path] = read
-        if isinstance(earlier, FileResult):  # the facts of its bytes, taken the first time
-            store.source_facts[task.path] = earlier.facts
-        return self.process(task, store)
-
-    def _regather_unread(
-        self, task: FileTask, store: FileStore, names: frozenset[str]
-    ) -> FileResult | None:
-        """A later round for a file whose earlier rounds came from ``check``'s cache: its
-        bytes decide whether it is parsed at all, and stay for the passes that follow."""
-        data = store.take(task)
-        if data is None:
-            read = read_source(task, self.config)
-            if isinstance(read, FileResult):
-                return None
-            data = read
-        store.seeded[task.path] = data
-        if spelled_names(data).isdisjoint(names) and module_token(task.module_name) not in names:
-            return None
-        return self.process(task, store)
+        """A later gather round for a file loaded earlier; None where it cannot learn more
+        (:mod:`unsentinel.core.regather` decides which files come back)."""
+        return later_round(self, task, store, names)
 
     def _process(self, task: FileTask, store: FileStore) -> FileResult:
         # The last pass of a run takes the entry out: nothing after it needs the tree.
