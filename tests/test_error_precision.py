@@ -85,7 +85,48 @@ PAIRS = [
         """,
         id="data response with an error column",
     ),
+    pytest.param(
+        """
+        def find(client, query):
+            if client is None:
+                reason = "the client is not set up"
+                return {"error": reason}
+            reason = f"nothing matches {query!r}"
+            reason += " (try a shorter query)"
+            return {"error": reason}
+        """,
+        """
+        def find(client, query):
+            reason = None
+            if client is None:
+                reason = "the client is not set up"
+            return {"error": reason}
+        """,
+        id="a local that only ever holds text, next to one that may be None",
+    ),
 ]
+
+
+@pytest.mark.parametrize(
+    "binding",
+    [
+        "reason = lookup(query)",  # a call's result may be None
+        "reason, _ = split(query)",  # an unpacked value is not known to be text
+        "for reason in query: pass",  # a loop target
+        "global reason",  # rebound anywhere
+        "reason += 1",  # not a text concatenation
+    ],
+)
+def test_a_local_with_one_binding_that_is_not_text_stays_a_note(binding: str) -> None:
+    source = f"""
+        def find(client, query):
+            reason = "the client is not set up"
+            {binding}
+            return {{"error": reason}}
+        """
+    noted, sites = _run(source)
+    assert noted == textwrap.dedent(source).lstrip("\n")
+    assert _producer_actions(sites) == [Action.NOTE]
 
 
 @pytest.mark.parametrize(("must_rewrite", "must_note"), PAIRS)
@@ -336,3 +377,23 @@ def test_a_multi_line_value_moves_with_its_key() -> None:
     )
     assert new[new.index("def handle") :] == textwrap.dedent(MULTI_LINE_VALUES_MOVED).lstrip("\n")
     assert [line for line in new.splitlines() if line != line.rstrip()] == []
+
+
+def test_the_code_of_a_local_message_is_read_from_the_text_bound_just_above() -> None:
+    """``error_msg = f"No ... found"`` then ``return {"error": error_msg}``: the words of
+    the local say what the error is; where a line between may rebind it, they do not."""
+    source = """
+        def locate(client, place, strict):
+            if not place:
+                error_msg = f"No coordinates found for {place}"
+                log(error_msg)
+                return {"error": error_msg}
+            error_msg = f"No coordinates found for {place}"
+            if strict:
+                error_msg = "the client refused " + place
+            return {"error": error_msg}
+        """
+    rewritten, _sites = _run(source)
+    codes = re.findall(r"code=error_codes\.(\w+)", rewritten)
+    assert codes == ["NOT_FOUND_RESOURCE", "INTERNAL_ERROR"]
+    assert "details=" not in rewritten  # evidence for the code only: no placeholders added

@@ -7,6 +7,8 @@ says whether a dict is worth a note at all; :func:`reason` names what it is inst
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import libcst as cst
 import libcst.matchers as m
 
@@ -115,14 +117,21 @@ def _mentions_error(node: cst.BaseExpression) -> bool:
     return False
 
 
-def unclear_bare(node: cst.Dict, shape: Shape, status: int | None, in_handler: bool) -> str | None:
+def unclear_bare(
+    node: cst.Dict,
+    shape: Shape,
+    status: int | None,
+    in_handler: bool,
+    holds_text: Callable[[str], bool],
+) -> str | None:
     """Why a returned ``{"error": E, ...}`` (no failed flag) is not clearly a response.
 
     Without ``success: False`` or ``status: "error"``, the dict is an error response only
     on evidence: an HTTP status >= 400 says so outright. Otherwise a dict whose other keys
     carry collections is a data response with an error column, and an error value that is
-    a variable may well be None (a table row) unless an ``except`` clause produced it.
-    None means the evidence is clear.
+    a variable may well be None (a table row) unless an ``except`` clause produced it or
+    the variable is a local that only ever holds text (``holds_text``: ``error_msg =
+    f"..."``). None means the evidence is clear.
     """
     if shape.kind is not ShapeKind.BARE or status is not None and status >= 400:
         return None
@@ -138,6 +147,8 @@ def unclear_bare(node: cst.Dict, shape: Shape, status: int | None, in_handler: b
             "so the error is one field of it (review by hand)"
         )
     value = values[shape.message_key]
+    if isinstance(value, cst.Name) and holds_text(value.value):
+        return None
     if not in_handler and isinstance(value, (cst.Name, cst.Attribute, cst.Subscript)):
         return (
             "row with an error column: its error value is a variable that may be None, "

@@ -22,6 +22,7 @@ from unsentinel.errors.code import infer_error_code
 from unsentinel.errors.key_places import DETAIL_CONTAINERS
 from unsentinel.errors.settings import error_settings
 from unsentinel.errors.shapes import Shape, elements_by_key, exception_names, handler_of
+from unsentinel.errors.text_locals import text_bound_before
 
 _SUBPROCESS_HINTS = ("subprocess.", "Popen(", "check_output(", "shutil.which(")
 # Keys under which an error dict names its kind of error, most specific first.
@@ -95,7 +96,7 @@ def error_at(
     code = infer_error_code(
         status,
         handler.exceptions,
-        text.text,
+        text.text if text.text is not None else _text_of_local(context, message),
         external_binary=handler.external_binary,
         translated=text.translated,
         custom=error_settings(context.config).error_codes,
@@ -112,6 +113,15 @@ def error_at(
     entries += list(extras.items())
     details = build.details_dict(_unique(entries), list(spreads), _keys(context, extras))
     return ErrorAtSite(SiteError(code.value, message, details), code, handler.exceptions)
+
+
+def _text_of_local(context: RuleContext, message: cst.BaseExpression) -> str | None:
+    """The words of ``error_msg`` where the lines above bind it to text: evidence for the
+    code only (the message stays the local, and its placeholders add no details)."""
+    if not isinstance(message, cst.Name):
+        return None
+    bound = text_bound_before(message, context.parent)
+    return build.read_message(bound, None).text if bound is not None else None
 
 
 def _keys(

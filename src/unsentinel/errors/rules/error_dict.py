@@ -15,7 +15,7 @@ import libcst as cst
 from unsentinel.core.layout import expression_code
 from unsentinel.core.model import Action, Inferred, Kind
 from unsentinel.core.rule import Example, Rule, RuleContext
-from unsentinel.core.syntax import string_key
+from unsentinel.core.syntax import NodeIndex, string_key
 from unsentinel.errors import build, dict_comments
 from unsentinel.errors.detect import ERROR_DICT
 from unsentinel.errors.facts import ErrorNotes
@@ -36,6 +36,7 @@ from unsentinel.errors.shapes import (
 )
 from unsentinel.errors.site_error import ErrorAtSite, error_at, split_extras
 from unsentinel.errors.target import Target
+from unsentinel.errors.text_locals import TextLocals
 from unsentinel.errors.untraced import message_template
 
 
@@ -449,6 +450,7 @@ class ErrorDict(Rule):
         self._groups = ErrorGroups(self, context)
         self._target = Target(context)
         self._lookalikes = LookalikeNotes(self, context, self._groups)
+        self._text = TextLocals(context.shared(NodeIndex))
 
     # -- producers ----------------------------------------------------------------------
     def visit_Dict(self, node: cst.Dict) -> None:
@@ -477,7 +479,10 @@ class ErrorDict(Rule):
             self._success_keys(node)
             return
         in_handler = handler_of(node, self.context.parent) is not None
-        unclear = unclear_bare(node, shape, status, in_handler)
+        function = enclosing_function(node, self.context.parent)
+        unclear = unclear_bare(
+            node, shape, status, in_handler, lambda name: self._text.holds_text(name, function)
+        )
         if unclear is not None:
             self._lookalikes.note(node, shape, returned=True, why=unclear)
             return

@@ -1,0 +1,157 @@
+"""Locals that only ever hold message text: ``error_msg = f"..."; return {"error": error_msg}``.
+
+A returned ``{"error": name}`` with no failed flag, no HTTP status and no ``except`` clause is
+read as a row with an error column, whose value may be None, unless something says the value
+is a message. A local that every binding in its function sets to text (a string literal, an
+f-string, ``str(e)``, ``"...".format(...)``, a ``+`` or ``%`` of such) is a message: it can
+never be None, so it is that evidence. A parameter, a loop target, or a local bound once to
+anything else (``None``, a call's result, an unpacked tuple) is not known to be text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import libcst as cst
+import libcst.matchers as m
+
+from unsentinel.core.syntax import NodeIndex
+from unsentinel.errors.shapes import TRANSLATORS, call_name
+
+_TEXT_CALLS = m.Name("str") | m.Name("repr")
+
+
+def is_text(node: cst.BaseExpression) -> bool:
+    """An expression whose value is always a ``str`` (never None)."""
+    if isinstance(node, (cst.FormattedString, cst.ConcatenatedString)):
+        return True
+    if isinstance(node, cst.SimpleString):
+        return isinstance(node.evaluated_value, str)
+    if isinstance(node, cst.Call):
+        return _is_text_call(node)
+    if isinstance(node, cst.BinaryOperation):
+        return isinstance(node.operator, (cst.Add, cst.Modulo)) and is_text(node.left)
+    if isinstance(node, cst.IfExp):
+        return is_text(node.body) and is_text(node.orelse)
+    return False
+
+
+def _is_text_call(call: cst.Call) -> bool:
+    if m.matches(call.func, _TEXT_CALLS) or call_name(call) in TRANSLATORS:
+        return True
+    # "...".format(...), ", ".join(...): a method of a string literal returns a string
+    func = call.func
+    return (
+        isinstance(func, cst.Attribute)
+        and func.attr.value in {"format", "join", "strip", "lower", "upper"}
+        and is_text(func.value)
+    )
+
+
+class TextLocals:
+    """Which locals of a function are bound to text by every binding they have."""
+
+    def __init__(self, index: NodeIndex) -> None:
+        self._index = index
+        self._cache: dict[cst.FunctionDef, frozenset[str]] = {}
+
+    def holds_text(self, name: str, function: cst.FunctionDef | None) -> bool:
+        if function is None:
+            return False  # a module-level name may be rebound anywhere
+        if function not in self._cache:
+            self._cache[function] = self._text_names(function)
+        return name in self._cache[function]
+
+    def _text_names(self, function: cst.FunctionDef) -> frozenset[str]:
+        text: set[str] = set()
+        other: set[str] = set()
+        for assign in self._index.within(cst.Assign, function):
+            for target in assign.targets:
+                _sort(target.target, assign.value, text, other)
+        for annotated in self._index.within(cst.AnnAssign, function):
+            if annotated.value is not None:
+                _sort(annotated.target, annotated.value, text, other)
+        for augmented in self._index.within(cst.AugAssign, function):
+            keeps_text = isinstance(augmented.operator, cst.AddAssign)
+            _sort(augmented.target, augmented.value if keeps_text else None, text, other)
+        other.update(self._other_bindings(function))
+        return frozenset(text - other)
+
+    def _other_bindings(self, function: cst.FunctionDef) -> set[str]:
+        """Names bound by anything but an assignment: never known to be text."""
+        names: set[str] = set()
+        targets: list[cst.BaseExpression] = [
+            p.name for p in self._index.within(cst.Param, function)
+        ]
+        targets += [loop.target for loop in self._index.within(cst.For, function)]
+        targets += [w.target for w in self._index.within(cst.NamedExpr, function)]
+        for item in self._index.within(cst.WithItem, function):
+            if item.asname is not None:
+                targets.append(item.asname.name)
+        for handler in self._index.within(cst.ExceptHandler, function):
+            if handler.name is not None:
+                targets.append(handler.name.name)
+        for target in targets:
+            _sort(target, None, set(), names)
+        scoped: list[cst.Global | cst.Nonlocal] = [*self._index.within(cst.Global, function)]
+        scoped += self._index.within(cst.Nonlocal, function)
+        for statement in scoped:
+            names.update(item.name.value for item in statement.names)
+        return names
+
+
+def _sort(
+    target: cst.BaseExpression, value: cst.BaseExpression | None, text: set[str], other: set[str]
+) -> None:
+    """Put the names ``target`` binds into ``text`` (bound to text) or ``other``."""
+    if isinstance(target, cst.Name):
+        (text if value is not None and is_text(value) else other).add(target.value)
+    elif isinstance(target, (cst.Tuple, cst.List)):
+        for element in target.elements:
+            _sort(element.value, None, text, other)
+    elif isinstance(target, cst.StarredElement):
+        _sort(target.value, None, text, other)
+
+
+def text_bound_before(
+    name: cst.Name, parent: Callable[[cst.CSTNode], cst.CSTNode | None]
+) -> cst.BaseExpression | None:
+    """The text a local was last bound to in the lines just above its use, in the same block
+    (``error_msg = f"No route to {city}"`` ... ``return {"error": error_msg}``): the message
+    whose words say what the error is. None when a line between may rebind it, or the
+    binding is no text."""
+    line: cst.CSTNode | None = name
+    while line is not None and not isinstance(parent(line), (cst.IndentedBlock, cst.Module)):
+        line = parent(line)
+    block = parent(line) if line is not None else None
+    if line is None or not isinstance(block, (cst.IndentedBlock, cst.Module)):
+        return None
+    above: list[cst.CSTNode] = list(block.body)
+    for statement in reversed(above[: above.index(line)]):
+        if not isinstance(statement, cst.SimpleStatementLine):
+            if m.findall(statement, m.Name(name.value)):
+                return None  # a branch or loop that names it may have rebound it
+            continue
+        for small in reversed(statement.body):
+            bound = _bound_value(small, name.value)
+            if bound is not None:
+                return bound if is_text(bound) else None
+            if m.findall(small, m.NamedExpr(target=m.Name(name.value))):
+                return None
+    return None
+
+
+def _bound_value(small: cst.BaseSmallStatement, name: str) -> cst.BaseExpression | None:
+    """What ``small`` binds ``name`` to (``cst.Name("None")``-like non-text for a binding
+    whose value is unknown), or None when it does not bind ``name``."""
+    unknown = cst.Name("None")
+    if isinstance(small, cst.Assign):
+        if any(m.matches(t.target, m.Name(name)) for t in small.targets):
+            return small.value
+        if any(m.findall(t.target, m.Name(name)) for t in small.targets):
+            return unknown  # unpacked
+    if isinstance(small, (cst.AnnAssign, cst.AugAssign)) and m.matches(small.target, m.Name(name)):
+        return small.value if isinstance(small, cst.AnnAssign) and small.value else unknown
+    if isinstance(small, (cst.Global, cst.Nonlocal, cst.Del)) and m.findall(small, m.Name(name)):
+        return unknown
+    return None
