@@ -225,3 +225,52 @@ def batch_update(requests):
         return {'error': 'requests list cannot be empty'}
     return {'replies': []}
 '''
+
+RELATIVE_IMPORTS = '''
+"""Advice."""
+
+import logging
+
+import yaml
+
+from ..sql import run_query
+from .base import Base
+
+LOG = logging.getLogger(yaml.__name__)
+
+
+class Advisor(Base):
+    def advise(self, queries):
+        if not queries:
+            return {"error": "No queries given"}
+        return {"advice": run_query(queries)}
+'''
+
+
+def test_new_imports_form_their_own_block_above_relative_imports(tmp_path: Path) -> None:
+    """isort (and ruff's I001) keep relative imports in a section of their own, after the
+    first-party one: the absolute import of a generated module goes into a new first-party
+    block between the third-party and the relative ones, not at the top of the relative
+    block."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/sql.py": "def run_query(q):\n    return q\n",
+        "pkg/advice/__init__.py": "",
+        "pkg/advice/base.py": "class Base:\n    pass\n",
+        "pkg/advice/advisor.py": RELATIVE_IMPORTS,
+    }
+    before = _files(tmp_path, files)
+    ruff = [sys.executable, "-m", "ruff", "check", "--select", "I", "--isolated"]
+    fair = subprocess.run([*ruff, "pkg/advice/advisor.py"], capture_output=True, cwd=before)
+    assert fair.returncode == 0, fair.stdout  # the project is clean before the rewrite
+    new = _diff(tmp_path, files)
+    assert new["pkg/advice/advisor.py"].startswith(
+        '"""Advice."""\n\nimport logging\n\nimport yaml\n\n'
+        "from pkg import error_codes\nfrom pkg.error_model import ErrorDetail\n\n"
+        "from ..sql import run_query\nfrom .base import Base\n"
+    )
+    (tmp_path / "pkg/advice/advisor.py").write_text(new["pkg/advice/advisor.py"], "utf-8")
+    checked = subprocess.run(
+        [*ruff, "pkg/advice/advisor.py"], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert checked.returncode == 0, checked.stdout

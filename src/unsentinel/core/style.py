@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from unsentinel.core.project import ImportStyle
 
-SECTION_ORDER = {"future": 0, "stdlib": 1, "thirdparty": 2, "firstparty": 3}
+SECTION_ORDER = {"future": 0, "stdlib": 1, "thirdparty": 2, "firstparty": 3, "localfolder": 4}
 _IMPORT = re.compile(r"^(?:from (?P<from>[\w.]+) import .+|import (?P<module>[\w.]+).*)$")
 
 
@@ -24,11 +24,16 @@ def section_of(
     module: str, style: ImportStyle, is_first_party: Callable[[str], bool] = lambda _: False
 ) -> str:
     """isort's section of ``module``: __future__, standard library, third party, first
-    party (with ``no-sections``: __future__, and one for everything else)."""
+    party, and the local folder of relative imports, a block of its own after the first
+    party one (with ``no-sections``: __future__, and one for everything else)."""
     top = module.split(".")[0]
     if top == "__future__":
         return "future"
-    if style.no_sections or module.startswith(".") or is_first_party(top):
+    if style.no_sections:
+        return "firstparty"
+    if module.startswith("."):
+        return "localfolder"
+    if is_first_party(top):
         return "firstparty"
     if top in sys.stdlib_module_names:
         return "stdlib"
