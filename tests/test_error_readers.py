@@ -472,6 +472,34 @@ def test_a_string_read_of_the_error_still_holds_the_producer(tmp_path: Path, che
     )
 
 
+FORMATS_THE_ERROR = """
+from app import lookup
+
+
+def test_lookup_logs_its_failure():
+    result = lookup("missing")
+    if "error" in result:
+        print(f"lookup failed: {result['error']}")
+"""
+
+
+def test_an_error_formatted_into_an_f_string_is_read_as_a_message(tmp_path: Path) -> None:
+    """``f"... {result['error']}"`` reads the error as text, as ``"x" in result["error"]``
+    does: evidence the reader rewrite follows, so the read becomes the message and the
+    producer migrates. Without it, a test that only logs the failure (a live integration
+    test of awslabs-aws-location-mcp-server) held two tools' error dicts back."""
+    files = {"app.py": LOOKUP, "test_app.py": FORMATS_THE_ERROR}
+    result = _diff_project(tmp_path, files)
+    assert result.facts.get(ErrorFacts).asserted == frozenset()
+    test = next(r for r in result.results if Path(r.path).name == "test_app.py")
+    assert test.new_text is not None
+    assert "{result['error']['message']}" in test.new_text
+    assert sorted(Path(r.path).name for r in result.results if r.changed) == [
+        "app.py",
+        "test_app.py",
+    ]
+
+
 READS_THE_RESULT_ELSEWHERE = """
 from app import lookup
 

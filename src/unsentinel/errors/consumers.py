@@ -107,6 +107,8 @@ class ConsumerFinder:
             return "subscripted"
         if isinstance(parent, cst.Attribute) and parent.attr.value in _STRING_METHODS:
             return "string"
+        if isinstance(parent, cst.FormattedStringExpression):
+            return "string"  # ``f"failed: {result['error']}"`` formats it as text
         if isinstance(parent, cst.ComparisonTarget):
             parent = self.context.parent(parent)
         if isinstance(parent, cst.Comparison) and len(parent.comparisons) == 1:

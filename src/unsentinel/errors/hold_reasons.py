@@ -78,7 +78,9 @@ def _own_reason(name: str, facts: ErrorFacts, local: frozenset[str]) -> str:
         return f"a test double returns an old-shaped error dict for {name}(); {_TOGETHER}"
     if name in facts.asserted and not read:
         return (
-            f"a test checks the failure of {name}() in reads no reader rewrite follows; {_TOGETHER}"
+            f"a test checks the failure of {name}() with reads of the old keys that no "
+            "reader rewrite follows (nothing in that test says the value read is an error "
+            f"response); {_TOGETHER}"
         )
     if name in facts.held_callees:
         return (
