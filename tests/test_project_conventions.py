@@ -274,3 +274,61 @@ def test_new_imports_form_their_own_block_above_relative_imports(tmp_path: Path)
         [*ruff, "pkg/advice/advisor.py"], capture_output=True, text=True, cwd=tmp_path
     )
     assert checked.returncode == 0, checked.stdout
+
+
+NESTED_ROUTE = """
+class Router:
+    async def route(self, client, start, end):
+        if client is not None:
+            routes = client.routes(start, end)
+            if not routes:
+                return {"error": "No route found"}
+            return {"route": routes[0]}
+        return {"route": None}
+"""
+
+
+def test_a_value_on_its_own_line_is_measured_from_the_margin_to_its_comma(
+    tmp_path: Path,
+) -> None:
+    """Four levels deep, ``"error": ErrorDetail(...).to_dict(),`` is measured with the
+    block's indentation and the trailing comma, as ruff measures it: at 99 columns it is
+    broken, and ruff's formatter and E501 have nothing to say. (Measured from the block,
+    the line of awslabs-aws-location-mcp-server's ``No route found`` fitted at 97 columns
+    and was 110 wide.)"""
+    files = {
+        "pyproject.toml": "[tool.ruff]\nline-length = 99\n",
+        "pkg/__init__.py": "",
+        "pkg/router.py": NESTED_ROUTE,
+    }
+    new = _diff(tmp_path, files)
+    text = new["pkg/router.py"]
+    assert "ErrorDetail(\n" in text
+    assert max(len(line) for line in text.splitlines()) <= 99
+    (tmp_path / "pkg/router.py").write_text(text, "utf-8")
+    ruff = [sys.executable, "-m", "ruff"]
+    for command in (["format", "--check", "--diff"], ["check", "--select", "E501"]):
+        done = subprocess.run(
+            [*ruff, *command, "pkg/router.py"], capture_output=True, text=True, cwd=tmp_path
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+
+
+KEY_BY_KEY = """
+def tag(notes, note_id, name):
+    r = {"success": False, "error": None}
+    if not name:
+        r["error"] = f"a tag needs a name to be added to note {note_id}"
+        return r
+    notes[note_id].append(name)
+    return {"success": True}
+"""
+
+
+def test_an_error_written_key_by_key_is_broken_where_it_does_not_fit(tmp_path: Path) -> None:
+    """``r["error"] = ErrorDetail(...).to_dict()`` is laid out like every other rewrite:
+    over lines, at the project's line length (it stayed on one line of 150 columns)."""
+    files = {"pkg/__init__.py": "", "pkg/tags.py": KEY_BY_KEY}
+    text = _diff(tmp_path, files)["pkg/tags.py"]
+    assert '        r["error"] = ErrorDetail(\n' in text
+    assert max(len(line) for line in text.splitlines()) <= 88

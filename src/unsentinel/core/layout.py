@@ -75,6 +75,8 @@ def fit_to_line(
     line_length: int,
     bracketed: bool = True,
     moved: Mapping[int, int] | None = None,
+    block: int = 0,
+    suffix: int = 0,
 ) -> cst.BaseExpression:
     """``node``, with its brackets broken one element per line where its one-line form
     would pass ``line_length`` (or spans lines already) -- outermost bracket first, inner
@@ -83,14 +85,16 @@ def fit_to_line(
     parentheses of its own unless it already sits in brackets (``bracketed``).
 
     ``column`` is where the node starts (0-based) and ``base`` the indentation of its first
-    line beyond the enclosing block's, which LibCST adds itself. ``moved`` names the values
+    line beyond the enclosing block's, which LibCST adds itself; ``block`` is that block's
+    indentation, counted in the columns of the elements laid on lines of their own, and
+    ``suffix`` the characters that follow the node on its line (a comma). ``moved`` names the values
     carried over from the source that span several lines (by ``id``), each with the
     indentation (beyond the block) of the line it started on there: such a value keeps its
     lines as its author broke them, every continuation line moved as far as the line it
     starts on moved (see :func:`shift_lines`).
     """
-    layout = _Layout(indent_unit, line_length, moved or {})
-    return _fit(node, column, base, layout, bracketed=bracketed)
+    layout = _Layout(indent_unit, line_length, moved or {}, block)
+    return _fit(node, column, base, layout, bracketed=bracketed, suffix=suffix)
 
 
 @dataclass(frozen=True)
@@ -98,6 +102,7 @@ class _Layout:
     unit: str
     limit: int
     moved: Mapping[int, int]
+    block: int  # the enclosing block's indentation, which ``base`` and ``indent`` leave out
 
 
 _E = TypeVar("_E", cst.Arg, cst.BaseDictElement, cst.BaseElement)
@@ -111,16 +116,19 @@ def _fit(
     layout: _Layout,
     *,
     bracketed: bool = True,
+    suffix: int = 0,
 ) -> cst.BaseExpression:
+    """``suffix``: the characters that follow ``node`` on its last line (a comma)."""
     if id(node) in layout.moved:  # the author's lines, moved with the line they start on
         return shift_lines(node, len(base) - layout.moved[id(node)])
     one_line = _one_line(node)
-    if "\n" not in one_line and column + len(one_line) <= layout.limit:
+    if "\n" not in one_line and column + len(one_line) + suffix <= layout.limit:
         return node
     inner = base + layout.unit
     if isinstance(node, cst.Call) and not node.args and isinstance(node.func, cst.Attribute):
         # ``ErrorDetail(...).to_dict()``: break the call the method is called on.
-        called = _fit(node.func.value, column, base, layout)
+        method = len(one_line) - len(_one_line(node.func.value))  # ``.to_dict()``
+        called = _fit(node.func.value, column, base, layout, suffix=suffix + method)
         return node.with_changes(func=node.func.with_changes(value=called))
     if isinstance(node, cst.Call) and len(node.args) == 1 and not node.args[0].star:
         # One argument: on a line of its own, without a trailing comma (black's right-hand
@@ -185,20 +193,26 @@ def _break_before_operators(
 
 
 def _fit_element(element: _E, indent: str, layout: _Layout) -> _E:
-    """An argument or element on its own line at ``indent``: fit its value past the label."""
+    """An argument or element on its own line at ``indent``: fit its value past the label.
+
+    The line is measured as the formatter measures it: from the margin (the enclosing
+    block's indentation included) to the trailing comma :func:`_one_per_line` adds."""
+    start = layout.block + len(indent)
+    comma = len(",")
     if isinstance(element, cst.Arg):
         label = f"{element.keyword.value}=" if element.keyword is not None else element.star
-        value = _fit(element.value, len(indent) + len(label), indent, layout)
+        value = _fit(element.value, start + len(label), indent, layout, suffix=comma)
         return element.with_changes(value=value)
     if isinstance(element, cst.DictElement):
         label = _one_line(element.key) + ": "
-        value = _fit(element.value, len(indent) + len(label), indent, layout)
+        value = _fit(element.value, start + len(label), indent, layout, suffix=comma)
         return element.with_changes(value=value)
     if isinstance(element, cst.StarredDictElement):
-        value = _fit(element.value, len(indent) + 2, indent, layout)
+        value = _fit(element.value, start + 2, indent, layout, suffix=comma)
         return element.with_changes(value=value)
     if isinstance(element, cst.Element):
-        return element.with_changes(value=_fit(element.value, len(indent), indent, layout))
+        value = _fit(element.value, start, indent, layout, suffix=comma)
+        return element.with_changes(value=value)
     return element
 
 

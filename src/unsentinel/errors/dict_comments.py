@@ -191,6 +191,8 @@ def _lay(
                 base=inner,
                 indent_unit=layout.unit,
                 line_length=layout.line_length,
+                block=layout.block,
+                suffix=len(","),  # each value ends its line with a comma
             )
         laid.append(item.with_changes(value=value))
     return _with_comments(node, laid, parts, inner, indent)

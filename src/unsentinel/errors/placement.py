@@ -103,6 +103,7 @@ def fit(
         line_length=line_length,
         bracketed=_in_brackets(context, site),
         moved=moved,
+        block=len(block),
     )
     layout = dict_comments.Layout(base, len(block), unit, line_length)
     return dict_comments.place_comments(fitted, comments or {}, layout, multiline=multiline)

@@ -157,7 +157,10 @@ class ErrorDict(Rule):
                 except LookupError as e:
                     return {
                         "success": False,
-                        "error": ErrorDetail(code=error_codes.NOT_FOUND_RESOURCE, message=str(e)).to_dict(),
+                        "error": ErrorDetail(
+                            code=error_codes.NOT_FOUND_RESOURCE,
+                            message=str(e),
+                        ).to_dict(),
                     }
             """,  # noqa: E501 (example code keeps its natural length)
             id="bare error key in an except clause",
@@ -244,7 +247,11 @@ class ErrorDict(Rule):
             def tag(tag):
                 r = {"success": False, "error": None}
                 if not tag:
-                    r["error"] = ErrorDetail(code=error_codes.VALIDATION_INVALID_TYPE, message="tag must be a non-empty string", details={"param_name": "tag"}).to_dict()
+                    r["error"] = ErrorDetail(
+                        code=error_codes.VALIDATION_INVALID_TYPE,
+                        message="tag must be a non-empty string",
+                        details={"param_name": "tag"},
+                    ).to_dict()
                     return r
             """,  # noqa: E501 (example code keeps its natural length)
             id="built incrementally",
@@ -305,7 +312,7 @@ class ErrorDict(Rule):
         Example(
             """
             def fetch(key):
-                return {"ok": False, "error": "not found"}
+                return {"ok": False, "error": "boom"}
 
             def explore(op):
                 return format_response("error", {}, "bad op")
@@ -324,7 +331,7 @@ class ErrorDict(Rule):
             def fetch(key):
                 return {
                     "success": False,
-                    "error": ErrorDetail(code=error_codes.NOT_FOUND_RESOURCE, message="not found").to_dict(),
+                    "error": ErrorDetail(code=error_codes.INTERNAL_ERROR, message="boom").to_dict(),
                 }
 
             def explore(op):
@@ -340,8 +347,8 @@ class ErrorDict(Rule):
         ),
         Example(
             """
-            def _fail(message):
-                return {"ok": False, "message": message}
+            def _fail(msg):
+                return {"ok": False, "message": msg}
 
             def get_note(note_id):
                 if note_id is None:
@@ -358,10 +365,10 @@ class ErrorDict(Rule):
             from error_model import ErrorDetail
 
 
-            def _fail(message):
+            def _fail(msg):
                 return {
                     "success": False,
-                    "error": ErrorDetail(code=error_codes.INTERNAL_ERROR, message=message).to_dict(),
+                    "error": ErrorDetail(code=error_codes.INTERNAL_ERROR, message=msg).to_dict(),
                 }
 
             def get_note(note_id):
@@ -548,9 +555,13 @@ class ErrorDict(Rule):
         found = self._error_at(node, node.value, None, extras={}, spreads=())
         self._groups.produces(node)
         value = self._target.error_value(found.error)
-        self.context.replace(
-            node, lambda updated: _with_value(updated, build.carry_updates(value, node, updated))
-        )
+
+        def laid_out(updated: cst.CSTNode) -> cst.CSTNode:
+            # broken over lines where ``r["error"] = ErrorDetail(...)`` would not fit
+            carried = build.carry_updates(value, node, updated)
+            return _with_value(updated, fit(self.context, carried, node.value))
+
+        self.context.replace(node, laid_out)
 
     def _rewrite_dict(self, node: cst.Dict, shape: Shape, status: int | None) -> None:
         values = elements_by_key(node)
