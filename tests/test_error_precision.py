@@ -104,6 +104,21 @@ PAIRS = [
         """,
         id="a local that only ever holds text, next to one that may be None",
     ),
+    pytest.param(
+        """
+        def metadata(cache):
+            if cache is None:
+                return JSONResponse({"error": "metadata is unavailable"}, status_code=502)
+            return JSONResponse(cache)
+        """,
+        """
+        def metadata(cache):
+            if cache is None:
+                return JSONResponse({"error": "metadata_unavailable"}, status_code=502)
+            return JSONResponse(cache)
+        """,
+        id="an error value that is a code (OAuth 2.0's shape), not a message",
+    ),
 ]
 
 

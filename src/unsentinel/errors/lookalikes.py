@@ -7,6 +7,7 @@ says whether a dict is worth a note at all; :func:`reason` names what it is inst
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import libcst as cst
@@ -115,6 +116,31 @@ def _mentions_error(node: cst.BaseExpression) -> bool:
     if isinstance(node, cst.IfExp):
         return is_error_string(node.body) or is_error_string(node.orelse)
     return False
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+")
+
+
+def code_valued(node: cst.Dict, shape: Shape) -> str | None:
+    """Why an ``{"error": "invalid_grant", ...}`` is no message to migrate, or None.
+
+    An error value that is an identifier (``snake_case`` or ``UPPER_CASE`` words joined by
+    underscores, no spaces) is a machine-readable code, as OAuth 2.0 and the protocols
+    built on it write their error responses (``{"error": "invalid_token",
+    "error_description": ...}``): clients compare it as a code, and the shape is the
+    protocol's. Made the message of an envelope, it would read as a sentence it is not.
+    """
+    values = elements_by_key(node) or {}
+    value = values.get(shape.message_key)
+    if shape.message_key != "error" or not isinstance(value, cst.SimpleString):
+        return None
+    text = value.evaluated_value
+    if not isinstance(text, str) or not _IDENTIFIER.fullmatch(text):
+        return None
+    return (
+        f"its error value {text!r} is a machine-readable code, not a message (as in OAuth "
+        "2.0 error responses, whose shape the protocol fixes); review by hand"
+    )
 
 
 def unclear_bare(
