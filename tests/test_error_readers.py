@@ -792,6 +792,39 @@ def test_a_tool_called_by_name_is_read_as_its_function(tmp_path: Path) -> None:
     assert tools.new_text is not None and "ErrorDetail(" in tools.new_text
 
 
+SEARCH_TOOL = """
+def search(query):
+    return {"status": "success", "data": run(query), "meta": {}}
+"""
+
+OWN_CLIENT = """
+class Client:
+    async def call_tool(self, name, arguments):
+        try:
+            return {"status": "success", "data": await self.fetch(name), "meta": {}}
+        except OSError as e:
+            return {"status": "error", "error": str(e), "data": [], "meta": {}}
+
+
+async def test_search(client):
+    result = await client.call_tool("search", {"query": "x"})
+    assert "data" in result
+    if result.get("status") == "error":
+        print(f"search failed: {result.get('error')}")
+"""
+
+
+def test_a_dispatcher_the_repository_defines_is_what_its_call_runs(tmp_path: Path) -> None:
+    """A test's own client whose ``call_tool`` builds its answers: the result is that
+    method's, not the named tool's, so the test's read of ``data`` (which the envelope
+    would move into ``error.details``) holds ``call_tool``. Read as a call of ``search``
+    (rootly-mcp-server's remote tests), ``call_tool`` migrated and the reads broke."""
+    files = {"tools.py": SEARCH_TOOL, "test_client.py": OWN_CLIENT}
+    result = _diff_project(tmp_path, files)
+    assert ("call_tool", "data") in result.facts.get(ErrorFacts).blocked
+    assert [Path(r.path).name for r in result.results if r.changed] == []
+
+
 CHECKS_A_TOOL_TOO_LITTLE = """
 import json
 

@@ -5,6 +5,11 @@ MCP servers are tested through their client: ``await client.call_tool("jira_get_
 the test reads the JSON it returned. Read as a call of ``call_tool``, the response had no
 traceable producer; read as a call of the tool function, its readers follow that function
 like any other caller: rewritten with it, left with it when it keeps its old shape.
+
+Where the repository defines a function of the dispatcher's name itself (a test's own
+client class with an ``async def call_tool(self, name, args)`` that builds its answers),
+the call runs that function: its result is what that function returns, whatever tool it
+names, and its readers follow it.
 """
 
 from __future__ import annotations
@@ -19,8 +24,9 @@ from unsentinel.errors.shapes import call_name
 def tool_called(call: cst.Call, defined: frozenset[str]) -> str | None:
     """The function the repository defines for the tool ``call`` names, if one matches:
     the name itself, or the name without its server prefix (``jira_`` of
-    ``jira_get_user_profile``)."""
-    if call_name(call) not in TOOL_CALLS or not call.args:
+    ``jira_get_user_profile``). None where the repository defines the dispatcher too."""
+    dispatcher = call_name(call)
+    if dispatcher not in TOOL_CALLS or dispatcher in defined or not call.args:
         return None
     first = call.args[0].value
     name = string_value(first) if isinstance(first, cst.SimpleString) else None
