@@ -100,6 +100,7 @@ class Package:
     has: str
     tests: tuple[str, ...] = ()
     bounded: bool = False
+    python: str = ""  # "3.N" when the package's requires-python excludes the running Python
 
     @property
     def name(self) -> str:
@@ -345,6 +346,44 @@ PACKAGES: tuple[Package, ...] = (
         _pin("mkdocs", "1.6.1", "7b432f01d928c084353ab39c57282f29f92136665bdd6abf7c1ec8d822ef86f2"),
         "warnings lists of (key, message) tuples, many same-named validator methods",
     ),
+    # Four more packages first tried in a second new-user trial (2026-11-27).
+    Package(
+        _pin(
+            "awslabs-aws-location-mcp-server",
+            "2.1.1",
+            "4f39058403b051a1f582ccaae50dde3b89748d9e3c62938c44eca6d4583c7fdc",
+        ),
+        "error dicts returned by tools and read by their tests",
+        tests=("pytest>=8", "pytest-asyncio", "pytest-mock"),
+    ),
+    Package(
+        _pin(
+            "mfa-servicenow-mcp",
+            "1.25.4",
+            "0adc37908a21ffa2badb1457650d4f5ddef86a465ec83cca7d979a4bfb77396b",
+        ),
+        "success/error dicts in hundreds of tools, warnings lists, a large test suite",
+        tests=("pytest>=8", "pytest-asyncio", "pytest-mock"),
+    ),
+    Package(
+        _pin(
+            "rootly-mcp-server",
+            "2.3.22",
+            "badc9bc1f6c4f97c574d39889939f90848d2226e633522935a9482659e0eb2ba",
+        ),
+        "error dicts and status: error responses",
+        tests=("pytest>=8", "pytest-asyncio", "pytest-mock", "pytest-timeout"),
+        python="3.12",
+    ),
+    Package(
+        _pin(
+            "postgres-mcp",
+            "0.3.0",
+            "52e387352e14bbbbc3e254fe304ed77e9f6814c60fe3bd998f337f383f8a42d1",
+        ),
+        "error dicts in a module of relative imports",
+        # No tests: the pglast==7.2.0 it pins is not on the index.
+    ),
 )
 
 
@@ -451,9 +490,10 @@ def copy_tree(package: Package, bounded: bool, repo: Path) -> None:
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, target)
         return
-    shutil.copytree(
-        source, repo, ignore=shutil.ignore_patterns(".complete", ".git"), dirs_exist_ok=True
-    )
+    # A check cache left in the unpacked sdist (someone ran unsentinel there) is keyed by
+    # the tool's version, not its code: a development build would read its entries.
+    ignored = shutil.ignore_patterns(".complete", ".git", ".unsentinel_cache")
+    shutil.copytree(source, repo, ignore=ignored, dirs_exist_ok=True)
 
 
 def git(repo: Path, *args: str) -> str:
@@ -757,8 +797,11 @@ def test_python(package: Package) -> tuple[Path | None, str]:
     python = venv / "bin" / "python"
     if (venv / ".complete").exists():
         return python, ""
+    base = base_python(package.python)
+    if base is None:
+        return None, f"no Python {package.python} on this machine for its tests"
     shutil.rmtree(venv, ignore_errors=True)
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
+    subprocess.run([str(base), "-m", "venv", str(venv)], check=True, capture_output=True)
     install = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
     try:
         done = subprocess.run(
@@ -773,6 +816,21 @@ def test_python(package: Package) -> tuple[Path | None, str]:
         return None, f"pip install failed: {last_line(done.stderr)}"
     (venv / ".complete").write_text("\n".join(package.tests))
     return python, ""
+
+
+def base_python(version: str) -> Path | None:
+    """The interpreter to build a test venv from: the running one, or ``python3.N`` for a
+    package that needs a newer Python (on PATH, or one of pyenv's installed versions)."""
+    if not version or version == "{}.{}".format(*sys.version_info[:2]):
+        return Path(sys.executable)
+    candidates = [shutil.which(f"python{version}")]
+    pyenv_root = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
+    candidates += sorted(map(str, pyenv_root.glob(f"versions/{version}.*/bin/python{version}")))
+    for candidate in filter(None, candidates):
+        works = subprocess.run([candidate, "-c", ""], capture_output=True, check=False)
+        if works.returncode == 0:
+            return Path(candidate)
+    return None
 
 
 def run_tests(repo: Path, python: Path, junit: Path) -> tuple[dict[str, str], str]:
