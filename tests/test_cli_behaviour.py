@@ -299,3 +299,33 @@ def test_diff_stat(cli: CliRunner, project: Path, write_tree: WriteTree) -> None
         " pkg/two.py    | 4 ++--\n"
         " 2 files changed, 3 insertions(+), 3 deletions(-)\n"
     )
+
+
+HELD_TOGETHER = """
+def lookup(name):
+    try:
+        return {"stack_name": name, "status": fetch(name)}
+    except OSError as e:
+        return {"stack_name": name, "error": str(e)}
+
+
+def describe(name):
+    result = lookup(name)
+    if result.get("status") != "done":
+        return result.get("message")
+    return result["stack_name"]
+"""
+
+
+def test_diff_says_why_it_holds_back_what_it_found(
+    cli: CliRunner, project: Path, write_tree: WriteTree
+) -> None:
+    """A run that changes less than it found names each reason once, with its first site:
+    the user sees why nothing was written without running ``plan``."""
+    write_tree({"pkg/lookup.py": HELD_TOGETHER})
+    result = invoke(cli, "diff", ".", "-j", "1")
+    assert "No changes: 2 file(s) looked at." in result.stderr
+    assert "3 site(s) held back: each changes only with code that stays as it is" in result.stderr
+    assert "  pkg/lookup.py:6: a reader of lookup() reads 'stack_name'" in result.stderr
+    reader = "  pkg/lookup.py:11 (and 1 more): lookup() also returns an error-looking dict"
+    assert reader in result.stderr

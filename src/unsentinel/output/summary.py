@@ -173,9 +173,38 @@ def print_change_summary(console: Printer, run: RunResult, *, applied: bool) -> 
         console.print(f"{len(notes)} note(s) for review (see `unsentinel plan`):", markup=False)
         for path, site in notes:
             console.print(f"  {path}:{site.position.line}: {site.message}", markup=False)
+    _print_held(console, run)
     skipped = [(r.path, r.skip_reason) for r in run.results if r.skip_reason]
     for path, reason in [*skipped, *run.discovery.skipped]:
         console.print(f"skipped: {path}: {reason}", markup=False)
+
+
+_HELD_REASONS_SHOWN = 20
+
+
+def _print_held(console: Printer, run: RunResult) -> None:
+    """The sites left as they are for the code they change with (``skip``), one line per
+    reason with its first site: a run that writes less than it found says why."""
+    by_reason: dict[str, list[str]] = {}
+    for result in run.results:
+        for site in result.sites:
+            if site.action is Action.SKIP and site.reasons:
+                where = f"{result.path}:{site.position.line}"
+                by_reason.setdefault(site.reasons[0], []).append(where)
+    if not by_reason:
+        return
+    held = sum(len(places) for places in by_reason.values())
+    console.print(
+        f"{held} site(s) held back: each changes only with code that stays as it is "
+        "(see `unsentinel plan`):",
+        markup=False,
+    )
+    for reason, places in list(by_reason.items())[:_HELD_REASONS_SHOWN]:
+        more = f" (and {len(places) - 1} more)" if len(places) > 1 else ""
+        console.print(f"  {places[0]}{more}: {reason}", markup=False)
+    if len(by_reason) > _HELD_REASONS_SHOWN:
+        rest = len(by_reason) - _HELD_REASONS_SHOWN
+        console.print(f"  ... and {rest} more reason(s) in `unsentinel plan`", markup=False)
 
 
 def print_review_table(console: Printer, run: RunResult) -> None:
