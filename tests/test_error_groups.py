@@ -499,3 +499,67 @@ def test_a_status_the_error_dicts_carry_as_data_is_no_sign_of_success(tmp_path: 
     result = diff_project(root)
     assert changed_names(result) == []
     _apply_and_test(root, result)
+
+
+# -- a model's dump returned beside error dicts ----------------------------------------------
+
+RULES = """
+from dataclasses import dataclass, asdict
+
+
+@dataclass
+class RuleResponse:
+    success: bool
+    message: str
+
+
+def fetch(rule_id):
+    if rule_id == "ambiguous":
+        return RuleResponse(success=False, message="rule name is not unique")
+    return [] if rule_id == "missing" else [{"id": rule_id}]
+
+
+def get_rule(rule_id):
+    found = fetch(rule_id)
+    if isinstance(found, RuleResponse):
+        return asdict(found)
+    if not found:
+        return {"success": False, "message": f"Rule not found: {rule_id}"}
+    return {"success": True, "rule": found[0]}
+
+
+def manage_rule(rule_id):
+    return get_rule(rule_id)
+"""
+
+READS_THE_RULES = """
+from pkg.rules import manage_rule
+
+
+def test_missing():
+    result = manage_rule("missing")
+    assert result["success"] is False
+    assert "not found" in result["message"]
+
+
+def test_ambiguous():
+    result = manage_rule("ambiguous")
+    assert result["success"] is False
+    assert "not unique" in result["message"]
+"""
+
+
+def test_a_function_returning_a_models_dump_beside_error_dicts_is_held(tmp_path: Path) -> None:
+    """``return found.model_dump()`` (here ``asdict``) of a response model with ``success``
+    and ``message`` fields, beside a literal error dict: migrating the literal gave the
+    function two failure shapes, and the readers, rewritten to ``["error"]["message"]``,
+    broke on the dump (mfa-servicenow-mcp's business-rule tools). Held, with its tool."""
+    root = _project(tmp_path, {"pkg/rules.py": RULES, "tests/test_rules.py": READS_THE_RULES})
+    result = _diff(root)
+    assert _changed(result) == []
+    held = result.facts.get(ErrorFacts).held_functions
+    assert "get_rule" in held and "asdict" not in held
+    [(action, why)] = _sites(result, "rules.py", Kind.ERROR)
+    assert action is Action.SKIP
+    assert "returns a model's dump (asdict())" in why
+    _apply_and_test(root, result)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, TypeVar
 
 from unsentinel.errors.key_places import missed_reads
-from unsentinel.errors.returned import linked_holds, reaching
+from unsentinel.errors.returned import MODEL_DUMPS, linked_holds, reaching
 
 if TYPE_CHECKING:
     from unsentinel.core.config import Config
@@ -187,7 +187,8 @@ class ErrorFacts:
         function returning a migrated one's result forwards it: its readers follow, and the
         keys the callee moves are read off it too (errors/key_places.py).
         """
-        erroring = self.producing | self.held_functions | self.doubled
+        dumps = {callee for _caller, callee in self.returns if callee in MODEL_DUMPS}
+        erroring = self.producing | self.held_functions | self.doubled | dumps
         moved = _by_function(self.moved_keys)
         places = _by_function((f, (k, p)) for f, k, p in self.key_places)
         kept = _by_function(self.kept_keys)
@@ -198,7 +199,7 @@ class ErrorFacts:
         blocked = frozenset((f, k) for f, k in self.extra_reads if k in moved_of.get(f, set()))
         detected = self._detected()
         test_blocked = frozenset(missed_reads(self.test_reads, places_of, kept_of))
-        held = set(self.held_functions | self.asserted | self.doubled)
+        held = set(self.held_functions | self.asserted | self.doubled) | dumps
         held |= {function for function, _key in blocked}
         held |= {function for function, _check, _key in detected}
         held |= {function for function, _key, _place in test_blocked}
@@ -212,7 +213,9 @@ class ErrorFacts:
         ) - (self.error_functions | held | set(callees) | set(returning) | set(returned))
         return replace(
             self,
-            held_functions=frozenset(held | set(callees) | set(returning) | set(returned)) - along,
+            held_functions=frozenset(held | set(callees) | set(returning) | set(returned))
+            - along
+            - dumps,
             blocked=blocked,
             held_callees=frozenset(callees),
             detected=detected,

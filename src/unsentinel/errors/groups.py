@@ -31,7 +31,7 @@ from unsentinel.errors.readers import (
     failure_reads,
     test_key_reads,
 )
-from unsentinel.errors.returned import returned_callees
+from unsentinel.errors.returned import MODEL_DUMPS, returned_callees
 from unsentinel.errors.shapes import Shape, enclosing_function
 from unsentinel.errors.untraced import Untraced
 
@@ -152,7 +152,7 @@ class ErrorGroups:
                 notes.returns |= {
                     (reader, callee)
                     for callee in returned_callees(index, function)
-                    if may_be_defined(self.context.facts, callee)
+                    if callee in MODEL_DUMPS or may_be_defined(self.context.facts, callee)
                 }
             if any_producer:
                 clients.scan(function, producers, held)

@@ -10,6 +10,7 @@ function it came from and that function's own reason, so a reviewer can follow t
 from __future__ import annotations
 
 from unsentinel.errors.facts import ErrorFacts
+from unsentinel.errors.returned import MODEL_DUMPS
 
 _TOGETHER = "its error dicts and readers stay together"
 
@@ -21,6 +22,11 @@ def hold_reason(name: str, facts: ErrorFacts, local: frozenset[str] = frozenset(
     link = _link(name, facts, local)
     if link is None:
         return _own_reason(name, facts, local)
+    if link[1] in MODEL_DUMPS:
+        return (
+            f"{name}() also returns a model's dump ({link[1]}()), whose fields keep their "
+            f"old shape; {_TOGETHER}"
+        )
     seen = {name}
     source = link[1]
     while source not in seen:

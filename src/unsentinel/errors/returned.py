@@ -20,6 +20,11 @@ from collections import deque
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+# A model's dump returned as it is (``return found.model_dump(...)``): its fields (a
+# response model's ``success`` and ``message``) keep their old shape, like a held callee's
+# error dicts, so a function returning one beside error dicts of its own is held with it.
+MODEL_DUMPS = frozenset({"model_dump", "asdict", "_asdict"})
+
 if TYPE_CHECKING:  # the gather facts use the graph below: no LibCST at import
     import libcst as cst
 
