@@ -247,7 +247,8 @@ def test_exit_code(
 
 
 def test_a_first_party_import_goes_before_the_relative_ones() -> None:
-    """isort's order: ``from pkg import x`` sorts before ``from . import y`` in one block."""
+    """isort's order: ``from pkg import x`` before ``from . import y``, each in a block of
+    its own (relative imports are isort's local-folder section, as ruff's I001 has it)."""
     from unsentinel.core.imports import ImportRequest, fix_imports
 
     module = cst.parse_module(
@@ -262,7 +263,7 @@ def test_a_first_party_import_goes_before_the_relative_ones() -> None:
     )
     assert fixed.code == (
         "import logging\n\n"
-        "from errsvc import error_codes\n"
+        "from errsvc import error_codes\n\n"
         "from . import store\n"
         "from .web import jsonify\n\n"
         "x = 1\n"
