@@ -563,3 +563,27 @@ def test_a_function_returning_a_models_dump_beside_error_dicts_is_held(tmp_path:
     assert action is Action.SKIP
     assert "returns a model's dump (asdict())" in why
     _apply_and_test(root, result)
+
+
+# -- an error read out of another dict ----------------------------------------------------
+
+ERROR_READ_OUT = """
+def read_action(flow_id):
+    found = lookup(flow_id)
+    if found.get("_error"):
+        return {"success": False, "error": found["_error"]}
+    if not found.get("action"):
+        return {"success": False, "error": f"no action in {flow_id}"}
+    return {"success": True, "action": found["action"]}
+"""
+
+
+def test_an_error_read_out_of_another_dict_is_no_migrated_envelope(tmp_path: Path) -> None:
+    """``{"success": False, "error": found["_error"]}`` carries whatever ``found`` held
+    (a string, here): not the migrated envelope, so it is noted, and the literal beside it
+    stays with it (mfa-servicenow-mcp's ``manage_flow_designer``)."""
+    root = _project(tmp_path, {"pkg/flows.py": ERROR_READ_OUT})
+    result = _diff(root)
+    assert _changed(result) == []
+    actions = {action for action, _why in _sites(result, "flows.py", Kind.ERROR)}
+    assert actions == {Action.NOTE, Action.SKIP}

@@ -107,9 +107,15 @@ def _argument_reason(arg: cst.Arg, parent: Parent) -> str | None:
 
 
 def _already_migrated(values: dict[str, cst.BaseExpression]) -> bool:
-    """``{"success": False, "error": <call or name>}``: the spec's envelope already."""
+    """``{"success": False, "error": <call or name>}``: the spec's envelope already (or one
+    built key by key, ``"error": None`` filled in later). An error read out of something
+    else (``pf["_error"]``, ``exc.message``) may well be a string: that dict is worth a
+    note, and it holds the function's other error dicts with it."""
     flag = values.get("success")
-    return flag is not None and m.matches(flag, m.Name("False")) and len(values) == 2
+    read_out = isinstance(values.get("error"), (cst.Subscript, cst.Attribute))
+    return (
+        flag is not None and m.matches(flag, m.Name("False")) and len(values) == 2 and not read_out
+    )
 
 
 def _mentions_error(node: cst.BaseExpression) -> bool:
