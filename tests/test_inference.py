@@ -560,7 +560,7 @@ def test_every_row_of_the_call_site_table(tmp_path: Path, monkeypatch: pytest.Mo
     ("fixture", "minimum"),
     [
         pytest.param("mcp_orders", 0.9, id="mcp_orders"),
-        pytest.param("fulfillment_svc", 0.65, id="fulfillment_svc"),
+        pytest.param("fulfillment_svc", 0.85, id="fulfillment_svc"),
     ],
 )
 def test_inference_agrees_with_the_fixture_authors(

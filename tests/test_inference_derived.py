@@ -11,7 +11,7 @@ import pytest
 
 from unsentinel import Mode, load_config, run
 from unsentinel.core.model import Confidence
-from unsentinel.warnings.inference.derived import derivation_sources
+from unsentinel.warnings.inference.derived import derivation_sources, element_sources
 from unsentinel.warnings.inference.field_path import infer_field_path, spelled_path
 
 SOURCE = """
@@ -30,6 +30,8 @@ class QuoteRequest:
     items: list[Line]
     surcharges: list[Line]
     payment_kind: str
+    links: list[str]
+    tags: str
 
 
 def normalize(text: str) -> str:
@@ -62,6 +64,39 @@ def quote(request: QuoteRequest, limit: int) -> list[str]:
         warnings.append(f"zero surcharges: {len(free)}")
     stamp = stamp_of(stamp)  # a name derived from itself: the analysis must not loop
     warnings.append(f"stamped {stamp}")
+    return warnings
+
+
+def resolve(code: str) -> tuple[str, str | None]:
+    return code.upper(), None
+
+
+def unpack(request: QuoteRequest, client: object) -> list[str]:
+    warnings = []
+    for i, item in enumerate(request.items):
+        code, issue = resolve(item.code)
+        if code not in KNOWN:
+            warnings.append(f"unpacked {code} is unknown")
+    for n, entry in enumerate(request.links):
+        name, url = entry.split(",", 1)
+        url = url.strip()
+        if not url.startswith("https://"):
+            warnings.append(f"reassigned {url} is not https")
+    for part in request.tags.split(","):
+        if part not in KNOWN:
+            warnings.append(f"split {part} is unknown")
+    stock = client.stock_of(request.payment_kind)
+    if stock < 1:
+        warnings.append(f"stock {stock} is low")
+    found = resolve(request.payment_kind)
+    if not found:
+        warnings.append("empty lookup")
+    if (kind := normalize(request.payment_kind)) not in KNOWN:
+        warnings.append(f"walrus {kind} is unknown")
+    label = request.payment_kind
+    if not label:
+        label = "card"
+    warnings.append(f"labelled {label} is odd")
     return warnings
 
 
@@ -105,7 +140,7 @@ def paths(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     found: dict[str, object] = {}
     for site in plan_document(result.results)["sites"]:
         if site["kind"] == "producer":
-            text = lines[int(str(site["line"])) - 1].split('f"', 1)[1]
+            text = lines[int(str(site["line"])) - 1].split('"', 1)[1]
             found[text.split(" ")[0]] = site["field_path"]
     return found
 
@@ -151,6 +186,10 @@ def test_a_local_derived_from_itself_names_none(paths: dict[str, object]) -> Non
         pytest.param("[c.code for c in request.items]", [], id="a mapping computes"),
         pytest.param("[c for r in rows for c in r.items]", [], id="two loops"),
         pytest.param("price * quantity", [], id="arithmetic is no derivation"),
+        pytest.param("destination.split()[0].upper()", ["destination"], id="a part"),
+        pytest.param("mo['order_no']", [], id="a record read by key is state"),
+        pytest.param("metadata.get('description')", ["metadata.description"], id="a key read"),
+        pytest.param("metadata.get('package-mode')", ["metadata"], id="a key no field"),
         pytest.param("'text'", [], id="a literal"),
     ],
 )
@@ -173,6 +212,20 @@ def test_a_computed_value_has_no_fields_of_the_input(value: str, computed: bool)
     assert source.computed is computed
 
 
+@pytest.mark.parametrize(
+    ("value", "sources"),
+    [
+        pytest.param("resolve(store, line.sku)", ["store", "line.sku"], id="a call's element"),
+        pytest.param("(left.strip(), right.strip())", ["left", "right"], id="a literal tuple"),
+        pytest.param("parts", ["parts"], id="a name's element"),
+    ],
+)
+def test_an_element_has_none_of_the_fields_of_the_whole(value: str, sources: list[str]) -> None:
+    found = element_sources(cst.parse_expression(value))
+    assert [cst.Module([]).code_for_node(s.expr) for s in found] == sources
+    assert all(s.computed for s in found)
+
+
 def test_a_field_of_a_fetched_record_is_state(paths: dict[str, object]) -> None:
     """``order = fetch_order(request.x)``: ``order.status`` is the record's, not an input."""
     assert paths["closed"] is None
@@ -184,7 +237,60 @@ def test_a_loop_over_a_call_is_no_loop_over_the_input(paths: dict[str, object]) 
 
 def test_the_run_reads_the_tmp_project(paths: dict[str, object]) -> None:
     expected = {"unknown", "total", "surcharge", "payment", "stamped", "closed", "fetched", "zero"}
-    assert set(paths) == expected | {"spelled", "literal"}
+    unpacking = {"unpacked", "reassigned", "split", "stock", "empty", "walrus", "labelled"}
+    assert set(paths) == expected | unpacking | {"spelled", "literal"}
+
+
+def test_a_name_unpacked_from_a_call_on_an_input_points_at_the_input(
+    paths: dict[str, object],
+) -> None:
+    """``code, issue = resolve(item.code)``: each name is one element of what the call
+    made from ``item.code``."""
+    assert paths["unpacked"] == "items[{i}].code"
+
+
+def test_a_name_reassigned_from_itself_keeps_its_input(paths: dict[str, object]) -> None:
+    """``name, url = entry.split(",", 1)`` then ``url = url.strip()``: still the entry's."""
+    assert paths["reassigned"] == "links[{n}]"
+
+
+def test_a_loop_over_a_value_computed_from_an_input_walks_that_input(
+    paths: dict[str, object],
+) -> None:
+    """``for part in request.tags.split(",")``: each part is a piece of ``tags`` (no index:
+    the positions are the split's, not the input's)."""
+    assert paths["split"] == "tags"
+
+
+def test_what_plumbing_answers_is_state_not_the_input(paths: dict[str, object]) -> None:
+    """``stock = client.stock_of(request.payment_kind)``: the stock is the service's."""
+    assert paths["stock"] is None
+
+
+def test_a_guard_on_a_value_computed_from_an_input_points_at_the_input(
+    paths: dict[str, object],
+) -> None:
+    """``found = resolve(request.payment_kind)``, ``if not found:``: the local stands for
+    the input it was made from (a call on plumbing would be the service's state)."""
+    assert paths["empty"] == "payment_kind"
+
+
+def test_a_name_confirmed_only_through_a_computed_value_is_low() -> None:
+    """``values`` named, but the condition tests ``value`` of ``(fields or {}).items()``
+    of an element of ``values``: a call stands between the two signals."""
+    found = infer_field_path(["values"], [], ["values"], text="values", through_element=["values"])
+    assert (found.value, found.confidence) == ("values", Confidence.LOW)
+    confirmed = infer_field_path(["values"], [], ["values"], text="values")
+    assert confirmed.confidence == Confidence.HIGH
+
+
+def test_a_walrus_binds_a_derived_local(paths: dict[str, object]) -> None:
+    assert paths["walrus"] == "payment_kind"
+
+
+def test_a_literal_default_keeps_the_input(paths: dict[str, object]) -> None:
+    """``label = request.payment_kind``, then ``label = "card"`` when it is empty."""
+    assert paths["labelled"] == "payment_kind"
 
 
 def test_a_path_the_message_writes_out_is_the_field_path(paths: dict[str, object]) -> None:
@@ -238,3 +344,33 @@ def test_a_spelled_path_gives_way_to_one_that_refines_it() -> None:
         spelled="rows[{i}]",
     )
     assert found.value == "rows[{i}].purchase_order_row_id"
+
+
+def test_a_tested_input_the_message_says_beats_a_shown_label() -> None:
+    """``if not tool.title:`` "{tool.name}: missing title": the name says which tool."""
+    found = infer_field_path([], ["tools[{i}].name"], ["tools[{i}].title"], text=": missing title")
+    assert (found.value, found.confidence) == ("tools[{i}].title", Confidence.LOW)
+    assert found.reason.startswith("said and guarding")
+
+
+def test_a_tested_input_the_message_says_beats_an_input_it_only_names() -> None:
+    """``if not issue_key:`` "missing issue key for attachments"."""
+    found = infer_field_path(
+        ["attachments"], [], ["issue_key"], text="missing issue key for attachments"
+    )
+    assert (found.value, found.confidence) == ("issue_key", Confidence.LOW)
+
+
+def test_a_shown_input_the_condition_tests_still_wins() -> None:
+    found = infer_field_path(
+        [], ["tools[{i}].name"], ["tools[{i}].name", "tools[{i}].title"], text=": title too long"
+    )
+    assert found.value == "tools[{i}].name"
+
+
+def test_a_tested_input_the_message_says_only_in_part_does_not_win() -> None:
+    """ "serial" is said, "generate" is not: ``generate_serial_numbers`` is not said."""
+    found = infer_field_path(
+        [], ["order_number"], ["generate_serial_numbers"], text="needs a serial-tracked product"
+    )
+    assert found.value == "order_number"

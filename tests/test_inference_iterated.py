@@ -168,9 +168,11 @@ def test_an_if_else_that_appends_either_way_is_no_guarding_signal(
     sites: dict[str, tuple[object, object]],
 ) -> None:
     """``if acknowledged:`` only picks the wording: the message naming ``acknowledged``
-    is no longer confirmed by a guard (low), and the ``else`` arm's guard is the outer
-    test (``quantity > 100``), which the message names."""
-    assert sites["accepted"] == ("acknowledged", "low")
+    is no longer confirmed by a guard, and the outer test (``quantity > 100``) guards
+    both arms. "accepted (acknowledged): the quantity is unusual" says the quantity the
+    condition tests, so that wins over the mode flag in parentheses -- low, never high;
+    the ``else`` arm names ``quantity`` outright."""
+    assert sites["accepted"] == ("quantity", "low")
     assert sites["refused:"] == ("quantity", "high")
 
 

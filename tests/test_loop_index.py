@@ -81,6 +81,8 @@ def test_a_path_through_an_index_the_rewrite_adds_is_flagged_for_review() -> Non
     _new, sites = rewrite_source(textwrap.dedent(CHECKS_TOOLS).lstrip("\n"), Config())
     [first, _second] = [s.field_path for s in sites if s.field_path is not None]
     assert first is not None
-    assert first.value == "tools[{i}].name"
+    # "Tool {tool.name} needs a title" under ``if not tool.title:``: the name only says
+    # which tool, the title is what is missing.
+    assert first.value == "tools[{i}].title"
     assert first.confidence.value == "low"
     assert "the rewrite gives it one (enumerate)" in first.reason

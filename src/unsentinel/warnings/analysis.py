@@ -148,10 +148,11 @@ class FileAnalysis:
         return self.paths.input_path(expr, facts, site)
 
     def input_references(
-        self, expr: cst.CSTNode, facts: FunctionFacts, site: cst.CSTNode
+        self, expr: cst.CSTNode, facts: FunctionFacts, site: cst.CSTNode, *, whole: bool = False
     ) -> tuple[list[str], bool]:
-        """Every input path referenced inside ``expr`` (outermost chains only), in order."""
-        return self.paths.input_references(expr, facts, site)
+        """Every input path referenced inside ``expr`` (outermost chains only), in order
+        (``whole``: none reached through one element of what a call made from an input)."""
+        return self.paths.input_references(expr, facts, site, whole=whole)
 
     def known_leaves(self, facts: FunctionFacts, site: cst.CSTNode) -> dict[str, str]:
         """Names a message may mention literally, mapped to the field path they denote."""

@@ -49,6 +49,19 @@ class LeafTable:
     dynamic: list[tuple[int, str, cst.BaseExpression]]
 
 
+@dataclass(frozen=True)
+class Binding:
+    """One place a function gives a name a value, as a derivation reads it.
+
+    ``value`` is None where the new value cannot be followed (``x += y``, a nested or
+    starred unpacking); ``element``: the name holds one element of ``value`` (``a, b =
+    resolve(x)``, ``for c in clauses``), so it stands for ``value`` as a whole, computed.
+    """
+
+    value: cst.BaseExpression | None
+    element: bool = False
+
+
 @dataclass
 class FunctionFacts:
     node: cst.FunctionDef
@@ -58,6 +71,9 @@ class FunctionFacts:
     loops: list[Loop] = field(default_factory=list)
     assignments: dict[str, list[cst.BaseExpression]] = field(default_factory=dict)
     tuple_assignments: list[tuple[cst.Tuple, cst.BaseExpression]] = field(default_factory=list)
+    # Every binding of a name, for derived locals (``inference/derived.py``): unlike
+    # ``assignments`` it holds unpackings, loop targets and ``:=`` for what they are.
+    bindings: dict[str, list[Binding]] = field(default_factory=dict)
     chains: list[cst.BaseExpression] | None = None
     # Indexes over ``loops``, kept by ``add_loop``: a site finds its loop by walking up its
     # own ancestors, never by scanning every loop of the function (linear, not quadratic).
@@ -75,6 +91,9 @@ class FunctionFacts:
         values = self.assignments.get(name, [])
         return values[0] if len(values) == 1 else None
 
+    def bind(self, name: str, binding: Binding) -> None:
+        self.bindings.setdefault(name, []).append(binding)
+
 
 def collect_body(
     facts: FunctionFacts, index: NodeIndex, context: RuleContext, container_of: ContainerOf
@@ -85,9 +104,14 @@ def collect_body(
     for annotated in index.within(cst.AnnAssign, facts.node):
         if isinstance(annotated.target, cst.Name) and annotated.value is not None:
             facts.assignments.setdefault(annotated.target.value, []).append(annotated.value)
+            facts.bind(annotated.target.value, Binding(annotated.value))
     for augmented in index.within(cst.AugAssign, facts.node):
         if isinstance(augmented.target, cst.Name):
             facts.assignments.setdefault(augmented.target.value, []).append(augmented.value)
+            facts.bind(augmented.target.value, Binding(None))  # ``x += y`` is not ``y``
+    for walrus in index.within(cst.NamedExpr, facts.node):
+        if isinstance(walrus.target, cst.Name):  # ``(license := project.get("license"))``
+            facts.bind(walrus.target.value, Binding(walrus.value))
     loops: list[tuple[cst.CSTNode, cst.BaseAssignTargetExpression, cst.BaseExpression]] = []
     for loop in index.within(cst.For, facts.node):
         loops.append((loop, loop.target, loop.iter))
@@ -98,6 +122,7 @@ def collect_body(
     loops.sort(key=lambda item: len(context.ancestors(item[0])))
     for node, target, iterable in loops:
         _record_loop(facts, node, target, iterable, container_of)
+        _bind_loop_target(facts, target, iterable)
 
 
 def _record_assign(facts: FunctionFacts, node: cst.Assign) -> None:
@@ -110,6 +135,7 @@ def _record_target(
 ) -> None:
     if isinstance(target, cst.Name):
         facts.assignments.setdefault(target.value, []).append(value)
+        facts.bind(target.value, Binding(value))
     elif isinstance(target, cst.Tuple):
         value = value.expression if isinstance(value, cst.Await) else value
         pairs = gathered_pairs(target, value)
@@ -121,6 +147,44 @@ def _record_target(
         for each in target.elements:
             if isinstance(each.value, cst.Name):  # no longer a single assignment
                 facts.assignments.setdefault(each.value.value, []).extend([value, value])
+        _bind_elements(facts, target, value)
+
+
+def _bind_elements(facts: FunctionFacts, target: cst.Tuple, value: cst.BaseExpression) -> None:
+    """``sku, issue = resolve(store, line.sku)``: each name holds one element of the value.
+    A nested or starred part is not followed (which element it is, is not plain)."""
+    for each in target.elements:
+        if isinstance(each, cst.Element) and isinstance(each.value, cst.Name):
+            facts.bind(each.value.value, Binding(value, element=True))
+        else:
+            for name in _names_in(each.value):
+                facts.bind(name, Binding(None))
+
+
+def _bind_loop_target(
+    facts: FunctionFacts, target: cst.BaseExpression, iterable: cst.BaseExpression
+) -> None:
+    """A loop's names hold elements of what it walks; ``enumerate``'s index holds none."""
+    if m.matches(iterable, m.Call(func=m.Name("enumerate"))) and isinstance(target, cst.Tuple):
+        assert isinstance(iterable, cst.Call)
+        first, *rest = target.elements
+        for name in _names_in(first.value):
+            facts.bind(name, Binding(None))
+        if len(rest) == 1 and iterable.args:
+            target, iterable = rest[0].value, iterable.args[0].value
+        else:
+            target = cst.Tuple(rest)
+    if isinstance(target, cst.Name):
+        facts.bind(target.value, Binding(iterable, element=True))
+    elif isinstance(target, cst.Tuple):
+        _bind_elements(facts, target, iterable)
+    else:
+        for name in _names_in(target):
+            facts.bind(name, Binding(None))
+
+
+def _names_in(target: cst.BaseExpression) -> list[str]:
+    return [n.value for n in m.findall(target, m.Name()) if isinstance(n, cst.Name)]
 
 
 def gathered_pairs(

@@ -17,8 +17,8 @@ import libcst as cst
 from unsentinel.core.rule import RuleContext
 from unsentinel.core.syntax import NodeIndex, annotation_name, dotted, last_name, string_value
 from unsentinel.warnings.facts import WarningFacts
-from unsentinel.warnings.function_facts import FunctionFacts, LeafTable, Loop
-from unsentinel.warnings.inference.derived import derivation_sources
+from unsentinel.warnings.function_facts import Binding, FunctionFacts, LeafTable, Loop
+from unsentinel.warnings.inference.derived import derivation_sources, element_sources
 from unsentinel.warnings.loop_index import LoopIndexes
 
 # Parameters that are plumbing, not user input.
@@ -73,6 +73,7 @@ class _Path:
     final: bool = False  # nothing more specific can be said (an item of an unindexed list)
     lost: bool = False  # a loop index would have made it precise
     computed: bool = False  # a call made the value from the input: no fields, no items
+    element: bool = False  # one element of such a value (``a, b = f(x)``, ``for c in f(x)``)
 
 
 class InputPaths:
@@ -170,22 +171,56 @@ class InputPaths:
         return self._resolve(cst.Attribute(value=func.value, attr=cst.Name(key)), facts, site)
 
     def _derived(self, name: str, facts: FunctionFacts, site: cst.CSTNode) -> _Path | None:
-        """A local computed from exactly one input stands for it (``inference/derived.py``)."""
-        value = facts.single_assignment(name)
-        if value is None or name in self._deriving:
+        """A local computed from exactly one input stands for it (``inference/derived.py``).
+
+        Every binding of the name must agree: ``name, url = prurl.split(",", 1)`` then
+        ``url = url.lstrip()`` is still ``prurl``'s (a binding from the name itself, or a
+        literal default, says nothing new); a binding that cannot be followed (``x += y``)
+        or that names another input leaves the name unresolved."""
+        bindings = facts.bindings.get(name, [])
+        if not bindings or name in self._deriving:
             return None
         self._deriving.add(name)  # ``x = f(x)``: never follow a name into itself
         try:
-            found = [
-                (self._resolve(source.expr, facts, site), source.computed)
-                for source in derivation_sources(value)
-            ]
+            found = [self._binding_paths(name, binding, facts, site) for binding in bindings]
         finally:
             self._deriving.discard(name)
+        if any(paths is None for paths in found):
+            return None
+        paths = [path for each in found if each for path in each]
+        if len({path.path for path in paths}) != 1:
+            return None
+        return replace(
+            paths[0],
+            computed=any(path.computed for path in paths),
+            element=any(path.element for path in paths),
+        )
+
+    def _binding_paths(
+        self, name: str, binding: Binding, facts: FunctionFacts, site: cst.CSTNode
+    ) -> list[_Path] | None:
+        """The input paths one binding derives ``name`` from; [] when it says nothing new
+        (a literal default, the name itself), None when it breaks the derivation."""
+        value = binding.value
+        if value is None:
+            return None
+        if _is_literal(value):
+            return []
+        if _asks_plumbing(value, facts):
+            return None  # ``client.stock_on_hand(location_id)``: the answer is the service's
+        sources = element_sources(value) if binding.element else derivation_sources(value)
+        others = [s for s in sources if not (isinstance(s.expr, cst.Name) and s.expr.value == name)]
+        if sources and not others:
+            return []  # ``url = url.lstrip()``: what ``url`` was, it still is
+        found = [(self._resolve(s.expr, facts, site), s.computed) for s in others]
         paths = [
-            replace(path, computed=path.computed or by_call) for path, by_call in found if path
+            replace(
+                path, computed=path.computed or by_call, element=path.element or binding.element
+            )
+            for path, by_call in found
+            if path
         ]
-        return paths[0] if len({path.path for path in paths}) == 1 else None
+        return paths or None  # a value from no input at all: the name is not the input's
 
     def _loop_for(self, name: str, facts: FunctionFacts, site: cst.CSTNode) -> Loop | None:
         """The innermost loop over ``name`` around ``site``, else the last loop over it."""
@@ -220,16 +255,24 @@ class InputPaths:
         return False
 
     def input_references(
-        self, expr: cst.CSTNode, facts: FunctionFacts, site: cst.CSTNode
+        self,
+        expr: cst.CSTNode,
+        facts: FunctionFacts,
+        site: cst.CSTNode,
+        *,
+        whole: bool = False,
     ) -> tuple[list[str], bool]:
-        """Every input path referenced inside ``expr`` (outermost chains only), in order."""
+        """Every input path referenced inside ``expr`` (outermost chains only), in order.
+        ``whole``: not through one element of a value a call made from an input -- ``value``
+        of ``for key, value in (fields or {}).items()`` may be anything the call hands out,
+        where ``(language or "").strip()`` is still the language."""
         paths: list[str] = []
         lost_any = False
         for chain in _outer_chains(expr):
-            path, lost = self.input_path(chain, facts, site)
-            if path is not None:
-                paths.append(path)
-                lost_any = lost_any or lost
+            resolved = self._resolve(chain, facts, site)
+            if resolved is not None and not (whole and resolved.element):
+                paths.append(resolved.path)
+                lost_any = lost_any or resolved.lost
         return paths, lost_any
 
     def known_leaves(self, facts: FunctionFacts, site: cst.CSTNode) -> dict[str, str]:
@@ -352,6 +395,31 @@ def _outer_chains(node: cst.CSTNode) -> Iterator[cst.BaseExpression]:
 
     node.visit(_Chains())
     return iter(found)
+
+
+def _asks_plumbing(value: cst.BaseExpression, facts: FunctionFacts) -> bool:
+    """A call on plumbing (``client.get_location(location_id)``, ``self.store.get(sku)``):
+    what it returns is the outside's state, asked about the input, not the input itself.
+    A method of ``self`` itself (``self._normalize(x)``) is the function's own code."""
+    value = value.expression if isinstance(value, cst.Await) else value
+    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)):
+        return False
+    receiver = value.func.value
+    while isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Attribute):
+        receiver = receiver.value
+    if isinstance(receiver, cst.Attribute):  # ``self.client``: an attribute of the object
+        return isinstance(receiver.value, cst.Name) and receiver.value.value in ("self", "cls")
+    if not isinstance(receiver, cst.Name) or receiver.value in ("self", "cls"):
+        return False
+    name = receiver.value
+    return name in facts.params and name not in facts.inputs and name not in facts.containers
+
+
+def _is_literal(value: cst.BaseExpression) -> bool:
+    """A constant a name is defaulted to (``kind = "card"``, ``limit = None``)."""
+    if isinstance(value, cst.Name):
+        return value.value in ("None", "True", "False")
+    return isinstance(value, (cst.SimpleString, cst.Integer, cst.Float, cst.ConcatenatedString))
 
 
 def _get_key(call: cst.Call) -> str | None:

@@ -37,7 +37,11 @@ def derivation_sources(value: cst.BaseExpression) -> list[Source]:
       argument; the caller keeps the ones that are inputs);
     - a method on a value (computed): ``item.code.strip().upper()`` -> ``item.code``;
     - a filter: ``absent = [a for a in attributes if a not in known]`` -> ``attributes``
-      (the items it keeps are the input's own, so the list is still that input's).
+      (the items it keeps are the input's own, so the list is still that input's);
+    - a read by key: ``metadata.get("description")`` -> ``metadata.description`` (a field
+      like any other: of an input it is the input's field, of a computed value it is none);
+    - a part (computed): ``destination.split()[0]`` -> ``destination``. A string key
+      (``mo["order_no"]``) reads a record, which is state, not a part of the input.
     """
     if isinstance(value, cst.Await):
         return derivation_sources(value.expression)
@@ -49,8 +53,51 @@ def derivation_sources(value: cst.BaseExpression) -> list[Source]:
     if kept is not None:
         return derivation_sources(kept)
     if isinstance(value, cst.Call):
+        read = _read_by_key(value)
+        if read is not None:
+            return [Source(read)]
         return [Source(s.expr, computed=True) for s in _call_sources(value)]
+    if isinstance(value, cst.Subscript) and not _keyed(value):
+        return [Source(s.expr, computed=True) for s in derivation_sources(value.value)]
     return []
+
+
+def element_sources(value: cst.BaseExpression) -> list[Source]:
+    """What a name holding one *element* of ``value`` derives from (``a, b = value``, ``for
+    a in value``): a literal tuple's elements, each a value the name may hold (``for var in
+    (left.strip(), right.strip())``), else ``value`` itself -- computed, since an element
+    has none of the whole's fields."""
+    if isinstance(value, (cst.Tuple, cst.List)):
+        return [
+            source
+            for element in value.elements
+            if isinstance(element, cst.Element)
+            for source in derivation_sources(element.value)
+        ]
+    return [Source(s.expr, computed=True) for s in derivation_sources(value)]
+
+
+def _read_by_key(call: cst.Call) -> cst.Attribute | None:
+    """``x.get("key")`` / ``x.get("key", default)`` as the field it reads, ``x.key``."""
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "get" and call.args):
+        return None
+    if len(call.args) > 2 or any(arg.keyword is not None or arg.star for arg in call.args):
+        return None
+    key = call.args[0].value
+    text = key.evaluated_value if isinstance(key, cst.SimpleString) else None
+    if not (isinstance(text, str) and text.isidentifier()):
+        return None
+    return cst.Attribute(value=func.value, attr=cst.Name(text))
+
+
+def _keyed(subscript: cst.Subscript) -> bool:
+    """``record["key"]``: a read of a record by a string key."""
+    return any(
+        isinstance(element.slice, cst.Index)
+        and isinstance(element.slice.value, (cst.SimpleString, cst.FormattedString))
+        for element in subscript.slice
+    )
 
 
 def _filtered(value: cst.BaseExpression) -> cst.BaseExpression | None:

@@ -57,6 +57,7 @@ def infer_field_path(
     selecting: Sequence[str] = (),
     spelled: str | None = None,
     direct: Sequence[str] | None = None,
+    through_element: Sequence[str] = (),
 ) -> Inferred:
     """``absent``: the optional input whose ``is None`` test guards the warning; ``text``:
     the message's literal text, whose words break a tie between several candidates;
@@ -66,7 +67,10 @@ def infer_field_path(
     :func:`~unsentinel.warnings.guards.case_subjects`), once per comparison; ``spelled``:
     the path the message writes out itself (:func:`spelled_path`); ``direct``: the guarding
     inputs the condition tests as they are (see
-    :func:`~unsentinel.warnings.guards.tested_directly`; None: all of them)."""
+    :func:`~unsentinel.warnings.guards.tested_directly`; None: all of them);
+    ``through_element``: the guarding inputs the condition reaches only through one element
+    of what a call made from them (``value`` of ``for key, value in (fields or
+    {}).items()``), which never confirm a name the message says."""
     if severity == Severity.INFO:
         if absent is not None:
             return Inferred.low(absent, f"guard: the optional input {absent!r} was left out")
@@ -76,7 +80,13 @@ def infer_field_path(
     faulty = _not_only_selecting(as_they_are, selecting)
     indirect = [path for path in _unique(guarding) if path not in as_they_are]
     picked = _pick(
-        _unique(mentioned), _unique(interpolated), _unique(guarding), spoken, faulty, indirect
+        _unique(mentioned),
+        _unique(interpolated),
+        _unique(guarding),
+        spoken,
+        faulty,
+        indirect,
+        through_element,
     )
     if picked.value is None:
         picked = _named_setting(text, tested) or picked
@@ -165,18 +175,27 @@ def _pick(
     spoken: set[str],
     faulty: list[str],
     indirect: list[str],
+    through_element: Sequence[str],
 ) -> Inferred:
     if mentioned:
         subject = mentioned[0]
         if subject in guarding:
             reason = f"named and guarding: the message names {subject!r}, the condition tests it"
+            if subject in through_element:  # the call between the two could hand out anything
+                return Inferred.low(subject, f"{reason} through one element a call made from it")
             return Inferred.high(subject, reason)
-        return Inferred.low(subject, f"named: the message names the input {subject!r}")
+        return _said_and_tested(faulty, [subject], spoken) or Inferred.low(
+            subject, f"named: the message names the input {subject!r}"
+        )
     if interpolated:
         tested = [path for path in interpolated if path in guarding]
         if len(tested) == 1:
             reason = f"shown and guarding: the message shows {tested[0]!r}, the condition tests it"
             return Inferred.low(tested[0], reason)
+        if not tested:
+            said = _said_and_tested(faulty, interpolated, spoken)
+            if said is not None:
+                return said
         if len(interpolated) == 1:
             reason = f"shown: the message interpolates {interpolated[0]!r} (may be context)"
             return Inferred.low(interpolated[0], reason)
@@ -194,6 +213,24 @@ def _pick(
         picked = ", ".join(repr(path) for path in guarding)
         return Inferred.low(None, f"case: the condition only picks a case of {picked}")
     return Inferred.low(None, "fallback: no input in the message or its condition")
+
+
+def _said_and_tested(faulty: list[str], shown: list[str], spoken: set[str]) -> Inferred | None:
+    """The one input the condition tests as it is and the message says in words, where the
+    message shows or names others the condition does not test: ``if not tool.title:``
+    "{tool.name}: missing title" is about ``title`` (the name only says which tool), and
+    ``if not issue_key:`` "missing issue key for attachments" about ``issue_key``. Low."""
+    said = [path for path in faulty if path not in shown and _said(path, spoken)]
+    if len(said) != 1:
+        return None
+    others = ", ".join(repr(path) for path in shown)
+    reason = f"said and guarding: the message says {said[0]!r}, the condition tests it"
+    return Inferred.low(said[0], f"{reason} (it shows {others}, which the condition does not test)")
+
+
+def _said(path: str, spoken: set[str]) -> bool:
+    parts = _name_parts(path)
+    return bool(parts) and parts <= spoken
 
 
 def _tie(signal: str, candidates: list[str], default: str, spoken: set[str]) -> Inferred:

@@ -124,6 +124,7 @@ def site_field_path(
     guarding: list[str] = []
     selecting: list[str] = []
     direct: list[str] = []
+    through_element: list[str] = []
     if guard is not None:
         guarding, lost_guard = analysis.input_references(guard, facts, site)
         lost = lost or lost_guard
@@ -131,6 +132,8 @@ def site_field_path(
             selecting += analysis.input_references(subject, facts, site)[0]
         for operand in tested_directly(guard):
             direct += analysis.input_references(operand, facts, site)[0]
+        whole = analysis.input_references(guard, facts, site, whole=True)[0]
+        through_element = [path for path in guarding if path not in whole]
     spelled = spelled_path(parts, lambda index: _zero_based(index, facts))
     return infer_field_path(
         mentioned,
@@ -144,6 +147,7 @@ def site_field_path(
         selecting=selecting,
         spelled=spelled,
         direct=direct,
+        through_element=through_element,
     )
 
 
