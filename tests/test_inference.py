@@ -371,7 +371,7 @@ def test_field_path_without_a_loop_index_is_flagged() -> None:
             "actual_quantity_not_whole_number",
             id="from the field on",
         ),
-        pytest.param("no line_id given", "no_line_id_given", id="a negation before the field"),
+        pytest.param("no line_id given", "line_id_missing", id="an opening no says missing"),
     ],
 )
 def test_code_slug(template: str, slug: str) -> None:

@@ -25,6 +25,13 @@ from unsentinel.warnings.inference.code import (
         pytest.param("Coupon {} was given twice", "coupon_duplicate", id="twice"),
         pytest.param("Tag {} is repeated", "tag_duplicate", id="repeated"),
         pytest.param("Lane {} used multiple times", "lane_duplicate", id="multiple times"),
+        pytest.param("No delivery date specified", "delivery_date_missing", id="no ... specified"),
+        pytest.param("No name for label {}", "name_label_missing", id="an opening no"),
+        pytest.param("Carton has no lid", "carton_no_lid", id="no inside the clause stays"),
+        pytest.param("No stock has been moved", "no_stock_moved", id="no with a verb stays"),
+        pytest.param("Label {} longer than 32 characters", "label_too_long", id="longer than"),
+        pytest.param("{}: title exceeds 64 characters", "title_too_long", id="exceeds a length"),
+        pytest.param("API_TOKEN environment variable is required", "api_token_required", id="env"),
     ],
 )
 def test_filler_words_and_idioms_leave_the_situation(template: str, slug: str) -> None:
@@ -50,6 +57,28 @@ def test_different_situations_about_one_subject_keep_their_own_codes() -> None:
     templates = [
         Template("Quantity must be positive, got {}", ""),
         Template("Quantity must be a whole number, got {}", ""),
+    ]
+    codes, _ = assign_codes(templates)
+    assert len(set(codes.values())) == 2
+
+
+def test_one_situation_with_different_advice_shares_a_code() -> None:
+    """The first sentence says what is wrong; later ones advise (a flag that overrides, a
+    consequence): "(acknowledged)" and "Pass force=true to override" are one situation."""
+    templates = [
+        Template("WARNING (acknowledged): Pick date {} is before pack date {}. Stock dips.", ""),
+        Template(
+            "Pick date {} is before pack date {}. Stock dips. Pass force=true to override.", ""
+        ),
+    ]
+    codes, _ = assign_codes(templates)
+    assert len(set(codes.values())) == 1
+
+
+def test_two_situations_told_apart_within_the_sentence_keep_two_codes() -> None:
+    templates = [
+        Template("Invalid value {}: must be positive. Fix the row.", ""),
+        Template("Invalid value {}: must be a number. Fix the row.", ""),
     ]
     codes, _ = assign_codes(templates)
     assert len(set(codes.values())) == 2

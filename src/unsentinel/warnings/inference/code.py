@@ -135,6 +135,19 @@ _IDIOMS = (
     (re.compile(r"\b(?:is repeated|repeated)\b", re.IGNORECASE), " duplicate "),
     # "Java requires code_unit": what is missing is required, whoever requires it.
     (re.compile(r"\brequires\b", re.IGNORECASE), " required "),
+    # "Name {} longer than 32 characters": the limit is the situation, not the comparison.
+    (
+        re.compile(
+            r"\b(?:(?:is\s+)?longer than|exceeds)\s+(?:\d+|\{\})\s+char(?:acter)?s\b"
+            r"|\b(?:is\s+)?(?:longer than|too long)\b",
+            re.IGNORECASE,
+        ),
+        " too_long ",
+    ),
+    (re.compile(r"\b(?:is\s+)?(?:shorter than|too short)\b", re.IGNORECASE), " too_short "),
+    # "DBT_PATH environment variable is required": where the setting lives, not what is
+    # wrong with it.
+    (re.compile(r"\benvironment variables?\b", re.IGNORECASE), " "),
 )
 
 # Words that name *what* a warning is about rather than *what is wrong*, in any domain.
@@ -160,6 +173,14 @@ _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 _PARENTHETICAL = re.compile(r"\([^()]*\)")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|\s[-–—]\s|:\s")
+_SENTENCE = re.compile(r"[.!?](?:\s|$)")
+_AUXILIARIES = frozenset(
+    ["is", "are", "was", "were", "be", "been", "has", "have", "had", "will", "would", "can"]
+)
+# Participles that only say the subject was not there: "No location given".
+_ABSENCE_PARTICIPLES = frozenset(
+    ["specified", "given", "provided", "present", "supplied", "set", "passed", "requested"]
+)
 
 
 def slug_words(template: str, nouns: frozenset[str] = GENERIC_ENTITY_NOUNS) -> list[str]:
@@ -176,18 +197,45 @@ def _slug_and_whose(template: str, nouns: frozenset[str]) -> tuple[list[str], se
     it is: never a difference between two situations)."""
     text = _PARENTHETICAL.sub(" ", _PLACEHOLDER.sub(" ", _plain_idioms(template)))
     for clause in _SENTENCE_END.split(text):
-        words = _meaningful(clause, nouns)
+        words = _absent_subject(clause, _meaningful(clause, nouns))
         if len(words) >= 2:
             kept = _from_field_or_condition(words)
             return _keep_condition(kept), set(words[: len(words) - len(kept)])
     return _meaningful(text, nouns) or ["warning"], set()
 
 
+def situation_words(template: str, nouns: frozenset[str] = GENERIC_ENTITY_NOUNS) -> list[str]:
+    """What a template says is wrong: the meaningful words of its first sentence with two
+    of them. Later sentences advise or explain ("Pass force=true to override", "This will
+    cause ..."): two messages that open alike and advise differently report one situation.
+    A clause within the sentence (after ``:`` or ``;``) still counts -- "Invalid value:
+    must be positive" and "Invalid value: must be a number" are two."""
+    text = _PARENTHETICAL.sub(" ", _PLACEHOLDER.sub(" ", _plain_idioms(template)))
+    for sentence in _SENTENCE.split(text):
+        words = _absent_subject(sentence, _meaningful(sentence, nouns))
+        if len(words) >= 2:
+            return _from_field_or_condition(words)
+    return _slug_and_whose(template, nouns)[0]
+
+
+def _absent_subject(clause: str, words: list[str]) -> list[str]:
+    """A clause that opens with "no" says its subject is missing: "No delivery date
+    specified", "No name for project URL {}" -> ``delivery_date_missing``,
+    ``name_project_url_missing`` (the participle says how it was noticed). "Wave has no
+    orders" does not open with it, nor "Order {} has no rows" once the entity noun is
+    dropped: there the subject has something missing. A clause with a verb of its own
+    ("no stock has been moved") reports that something did not happen, not an absence."""
+    raw = [word.lower() for word in _WORD.findall(clause)]
+    if len(words) < 2 or words[0] != "no" or raw[:1] != ["no"] or _AUXILIARIES & set(raw):
+        return words
+    return [word for word in words[1:] if word not in _ABSENCE_PARTICIPLES] + ["missing"]
+
+
 def _from_field_or_condition(words: list[str]) -> list[str]:
     """A clause that names one field (an identifier with an underscore) and a condition is
     about that field: "Java requires code_unit" and "Python requires code_unit" are both
     ``required_code_unit``. The words before both only say whose rule it is."""
-    fields = {word for word in words if "_" in word}
+    fields = {word for word in words if "_" in word and word not in CONDITION_WORDS}
     condition = condition_word(words)
     if len(fields) != 1 or condition is None:
         return words
@@ -261,6 +309,8 @@ CONDITION_WORDS = frozenset(
         "negative",
         "zero",
         "too",
+        "too_long",
+        "too_short",
         "already",
         "blocked",
         "not",
@@ -362,7 +412,7 @@ def assign_codes(
     situations: dict[frozenset[str], str] = {}  # a situation -> its constant name
     codes: dict[str, str] = {}
     for text in sorted({t.text for t in templates}):
-        situation = situation_key(extended_words(text, nouns))
+        situation = situation_key(situation_words(text, nouns))
         name = situations.get(situation)
         if name is None:
             slug = _unique_slug(text, used_slugs, nouns)
