@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from unsentinel.core.syntax import NodeIndex, annotation_name, last_name, string_value
+from unsentinel.warnings.caller_names import CallerNames
 from unsentinel.warnings.function_facts import FunctionFacts, collect_body, gathered_pairs
 from unsentinel.warnings.guards import guarding_condition
 from unsentinel.warnings.input_paths import InputPaths
@@ -48,6 +49,7 @@ class FileAnalysis:
         self._functions: dict[cst.FunctionDef, FunctionFacts] = {}
         self.index = context.shared(NodeIndex)
         self.paths = InputPaths(context, self.index)
+        self.caller_names = CallerNames(self)
 
     # -- warnings lists ---------------------------------------------------------------
     def is_warning_list_name(self, name: str | None) -> bool:
@@ -108,6 +110,10 @@ class FileAnalysis:
             return params[1:]
         return params
 
+    def is_method(self, function: cst.FunctionDef) -> bool:
+        """Called through ``self.`` or ``cls.`` (a constructor is called as its class)."""
+        return self._owning_class(function) is not None and function.name.value not in CONSTRUCTORS
+
     def _owning_class(self, function: cst.FunctionDef) -> cst.ClassDef | None:
         """The class whose body defines ``function`` directly (None: not a method)."""
         block = self.context.parent(function)
@@ -145,18 +151,21 @@ class FileAnalysis:
         self, expr: cst.BaseExpression, facts: FunctionFacts, site: cst.CSTNode
     ) -> tuple[str | None, bool]:
         """The field path ``expr`` denotes, and whether it lost a loop index it needed."""
-        return self.paths.input_path(expr, facts, site)
+        path, lost = self.paths.input_path(expr, facts, site)
+        return (None if path is None else self.caller_names.rename(path, facts)), lost
 
     def input_references(
         self, expr: cst.CSTNode, facts: FunctionFacts, site: cst.CSTNode, *, whole: bool = False
     ) -> tuple[list[str], bool]:
         """Every input path referenced inside ``expr`` (outermost chains only), in order
         (``whole``: none reached through one element of what a call made from an input)."""
-        return self.paths.input_references(expr, facts, site, whole=whole)
+        paths, lost = self.paths.input_references(expr, facts, site, whole=whole)
+        return [self.caller_names.rename(path, facts) for path in paths], lost
 
     def known_leaves(self, facts: FunctionFacts, site: cst.CSTNode) -> dict[str, str]:
         """Names a message may mention literally, mapped to the field path they denote."""
-        return self.paths.known_leaves(facts, site)
+        leaves = self.paths.known_leaves(facts, site)
+        return {leaf: self.caller_names.rename(path, facts) for leaf, path in leaves.items()}
 
     def guarding_condition(self, node: cst.CSTNode) -> cst.BaseExpression | None:
         """The test of the nearest ``if`` (in the same function) that ``node`` depends on."""

@@ -127,6 +127,18 @@ class InputPaths:
         resolved = self._resolve(expr, facts, site)
         return (resolved.path, resolved.lost) if resolved else (None, False)
 
+    def caller_path(
+        self, expr: cst.BaseExpression, facts: FunctionFacts, site: cst.CSTNode
+    ) -> str | None:
+        """The input field a call at ``site`` hands a helper as ``expr``: a request's field
+        itself (``request.rows or []``) or a parameter, not a value computed from it, one
+        item of it (the helper cannot say which), or a part of a plain input
+        (``config_info.entrypoints``: the helper's ``entrypoints`` is the better name)."""
+        resolved = self._resolve(expr, facts, site)
+        if resolved is None or resolved.computed or resolved.element or resolved.final:
+            return None
+        return None if "[" in resolved.path or "." in resolved.path else resolved.path
+
     def _resolve(
         self, expr: cst.BaseExpression, facts: FunctionFacts, site: cst.CSTNode
     ) -> _Path | None:

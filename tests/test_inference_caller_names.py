@@ -1,0 +1,119 @@
+"""A helper's parameter under its caller's name (issue 13, item 3), on hand-written code.
+
+The field path names what the operation's caller handed in: a private helper given
+``request.rows`` as ``request_rows`` reports about ``rows``. A helper called with
+different values, or with a value computed in the caller, keeps its parameter's name.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from unsentinel import Mode, load_config, run
+from unsentinel.output.plan import plan_document
+
+SOURCE = """
+from dataclasses import dataclass
+
+
+@dataclass
+class Row:
+    sku: str
+    quantity: int
+
+
+@dataclass
+class ShipRequest:
+    rows: list[Row]
+    note: str
+    carrier: str
+
+
+def _row_warnings(request_rows: list[Row], limit: int) -> list[str]:
+    warnings = []
+    for i, row in enumerate(request_rows):
+        if row.quantity > limit:
+            warnings.append(f"quantity {row.quantity} over {limit}")
+    if not request_rows:
+        warnings.append("request_rows is empty")
+    return warnings
+
+
+def _note_warnings(text: str) -> list[str]:
+    warnings = []
+    if len(text) > 10:
+        warnings.append(f"generic text {text} is long")
+    return warnings
+
+
+def _zone_warnings(zone: str) -> list[str]:
+    warnings = []
+    if not zone:
+        warnings.append("part zone is empty")
+    return warnings
+
+
+def _carrier_warnings(carrier_code: str) -> list[str]:
+    warnings = []
+    if carrier_code not in ("ups", "dhl"):
+        warnings.append(f"computed carrier_code {carrier_code} is unknown")
+    return warnings
+
+
+def ship(request: ShipRequest, other: str, address) -> list[str]:  # a plain input
+    warnings = _row_warnings(request_rows=request.rows or [], limit=5)
+    warnings += _note_warnings(request.note)
+    warnings += _note_warnings(other)
+    warnings += _carrier_warnings(request.carrier.lower())
+    warnings += _zone_warnings(address.zone)
+    return warnings
+"""
+
+
+@pytest.fixture(scope="module")
+def paths(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """First word of the message -> the field path the plan infers for it."""
+    root: Path = tmp_path_factory.mktemp("callers")
+    (root / "pyproject.toml").write_text('[tool.unsentinel]\nwarning-list-names = ["warnings"]\n')
+    (root / "m.py").write_text(SOURCE)
+    result = run([root], load_config((root,)), Mode.PLAN)
+    lines = SOURCE.splitlines()
+    found: dict[str, object] = {}
+    for site in plan_document(result.results)["sites"]:
+        if site["kind"] == "producer":
+            text = lines[int(str(site["line"])) - 1].split('"', 1)[1]
+            found[text.split(" ")[0]] = site["field_path"]
+    return found
+
+
+def test_the_run_reads_the_tmp_project(paths: dict[str, object]) -> None:
+    assert set(paths) == {"quantity", "request_rows", "generic", "computed", "part"}
+
+
+def test_a_parameter_given_one_field_of_the_request_takes_its_name(
+    paths: dict[str, object],
+) -> None:
+    """``request_rows=request.rows or []``: the loop's items are the request's rows, and a
+    message naming ``request_rows`` names ``rows``."""
+    assert paths["quantity"] == "rows[{i}].quantity"
+    assert paths["request_rows"] == "rows"
+
+
+def test_a_helper_called_with_different_values_keeps_its_parameter(
+    paths: dict[str, object],
+) -> None:
+    assert paths["generic"] == "text"
+
+
+def test_a_value_the_caller_computed_is_not_its_field(paths: dict[str, object]) -> None:
+    """``request.carrier.lower()`` is made from ``carrier``, not ``carrier`` itself."""
+    assert paths["computed"] == "carrier_code"
+
+
+def test_a_part_of_a_plain_input_leaves_the_helper_its_own_name(
+    paths: dict[str, object],
+) -> None:
+    """``_zone_warnings(address.zone)``: ``zone`` says it better than ``address.zone``."""
+    assert paths["part"] == "zone"
