@@ -29,6 +29,8 @@ from unsentinel.warnings.inference.code import (
         pytest.param("No name for label {}", "name_label_missing", id="an opening no"),
         pytest.param("Carton has no lid", "carton_no_lid", id="no inside the clause stays"),
         pytest.param("No stock has been moved", "no_stock_moved", id="no with a verb stays"),
+        pytest.param("no records returned for {}", "no_records_returned", id="an event stays"),
+        pytest.param("No match found", "no_match_found", id="found is an event"),
         pytest.param("Label {} longer than 32 characters", "label_too_long", id="longer than"),
         pytest.param("{}: title exceeds 64 characters", "title_too_long", id="exceeds a length"),
         pytest.param("API_TOKEN environment variable is required", "api_token_required", id="env"),

@@ -177,6 +177,7 @@ _SENTENCE = re.compile(r"[.!?](?:\s|$)")
 _AUXILIARIES = frozenset(
     ["is", "are", "was", "were", "be", "been", "has", "have", "had", "will", "would", "can"]
 )
+_IRREGULAR_PARTICIPLES = frozenset(["found", "seen", "done", "made", "taken", "sent", "written"])
 # Participles that only say the subject was not there: "No location given".
 _ABSENCE_PARTICIPLES = frozenset(
     ["specified", "given", "provided", "present", "supplied", "set", "passed", "requested"]
@@ -204,6 +205,14 @@ def _slug_and_whose(template: str, nouns: frozenset[str]) -> tuple[list[str], se
     return _meaningful(text, nouns) or ["warning"], set()
 
 
+def _happened(word: str) -> bool:
+    """A participle that reports an event ("returned", "moved", "found"), not one that only
+    says the subject was not there ("specified", "given")."""
+    if word in _ABSENCE_PARTICIPLES:
+        return False
+    return (len(word) > 3 and word.endswith("ed")) or word in _IRREGULAR_PARTICIPLES
+
+
 def situation_words(template: str, nouns: frozenset[str] = GENERIC_ENTITY_NOUNS) -> list[str]:
     """What a template says is wrong: the meaningful words of its first sentence with two
     of them. Later sentences advise or explain ("Pass force=true to override", "This will
@@ -224,9 +233,12 @@ def _absent_subject(clause: str, words: list[str]) -> list[str]:
     ``name_project_url_missing`` (the participle says how it was noticed). "Wave has no
     orders" does not open with it, nor "Order {} has no rows" once the entity noun is
     dropped: there the subject has something missing. A clause with a verb of its own
-    ("no stock has been moved") reports that something did not happen, not an absence."""
+    ("no stock has been moved", "no records returned", "no match found") reports that
+    something did not happen, not an absence."""
     raw = [word.lower() for word in _WORD.findall(clause)]
     if len(words) < 2 or words[0] != "no" or raw[:1] != ["no"] or _AUXILIARIES & set(raw):
+        return words
+    if any(_happened(word) for word in raw[1:]):
         return words
     return [word for word in words[1:] if word not in _ABSENCE_PARTICIPLES] + ["missing"]
 
