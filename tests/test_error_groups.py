@@ -555,8 +555,8 @@ def test_a_function_returning_a_models_dump_beside_error_dicts_is_held(tmp_path:
     function two failure shapes, and the readers, rewritten to ``["error"]["message"]``,
     broke on the dump (mfa-servicenow-mcp's business-rule tools). Held, with its tool."""
     root = _project(tmp_path, {"pkg/rules.py": RULES, "tests/test_rules.py": READS_THE_RULES})
-    result = _diff(root)
-    assert _changed(result) == []
+    result = diff_project(root)
+    assert changed_names(result) == []
     held = result.facts.get(ErrorFacts).held_functions
     assert "get_rule" in held and "asdict" not in held
     [(action, why)] = _sites(result, "rules.py", Kind.ERROR)
@@ -583,7 +583,7 @@ def test_an_error_read_out_of_another_dict_is_no_migrated_envelope(tmp_path: Pat
     (a string, here): not the migrated envelope, so it is noted, and the literal beside it
     stays with it (mfa-servicenow-mcp's ``manage_flow_designer``)."""
     root = _project(tmp_path, {"pkg/flows.py": ERROR_READ_OUT})
-    result = _diff(root)
-    assert _changed(result) == []
+    result = diff_project(root)
+    assert changed_names(result) == []
     actions = {action for action, _why in _sites(result, "flows.py", Kind.ERROR)}
     assert actions == {Action.NOTE, Action.SKIP}
