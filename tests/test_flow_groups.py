@@ -1548,3 +1548,52 @@ def test_none_in_a_class_body_is_no_field_of_the_flow(tmp_path: Path) -> None:
     facts = result.facts.get(WarningFacts)
     assert not {c for c in facts.blocked if getattr(c, "name", "") == "None"}
     assert not {c for link in facts.links for c in (link.first, link.second) if "None" in repr(c)}
+
+
+HELD_HELPER = """
+def _locate(tokens: list[str]) -> list[str]:
+    messages = []
+    for token in tokens:
+        messages.append(f"{token} NOT FOUND on this instance")
+    return messages
+
+
+def fetch(tokens: list[str]) -> dict[str, object]:
+    warnings: list[str] = []
+    if tokens:
+        warnings.extend(_locate(tokens))
+    return {"success": True, "warnings": warnings}
+"""
+
+READS_THE_HELD_HELPER = """
+from pkg.tools import _locate
+
+
+def test_locate():
+    messages = _locate(["ghost"])
+    absent = [m for m in messages if "NOT FOUND" in m]
+    assert "ghost" in absent[0]
+"""
+
+
+def test_the_prefilter_lets_through_a_test_of_a_held_helper(tmp_path: Path) -> None:
+    """The helper's group is held (a value of unknown type reaches the list), so nothing of
+    it changes; ``check`` still reports the test's consumers as left as they are, and the
+    prefilter must not hide that file, which spells no needle, only the helper's name."""
+    root = write_project(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/tools.py": HELD_HELPER,
+            "tests/test_tools.py": READS_THE_HELD_HELPER,
+        },
+    )
+    config = load_config((root,))
+    screened = run([root], config, Mode.CHECK, jobs=1)
+    whole = run([root], config, Mode.CHECK, jobs=1, screen=False)
+
+    def sites(result: RunResult) -> list[tuple[str, int, str]]:
+        return sorted((Path(r.path).name, s.position.line, s.rule) for r in result.results for s in r.sites)
+
+    assert ("test_tools.py", 6, "UNS201") in sites(whole)
+    assert sites(screened) == sites(whole)

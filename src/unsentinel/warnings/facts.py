@@ -22,8 +22,6 @@ from unsentinel.warnings.graph import (
     ConstantUse,
     KeyedEntries,
     Link,
-    ReturnCarrier,
-    SlotCarrier,
     carrier_name,
     settle_blocked,
 )
@@ -221,15 +219,12 @@ class WarningFacts:
         return changed | {carrier_name(carrier) for carrier, _blocker in moved}
 
     def function_names(self) -> frozenset[str]:
-        """Helpers whose result is a warning that may migrate: a file that calls one (or
-        defines it) gets warnings from it. Not those whose group is held (nothing of it
-        changes, a file spelling no needle included), nor those that only take warnings
-        (their module spells the parameter's name, a needle), and never a dunder."""
-        names = {name for name in self.returning if ReturnCarrier(name) not in self.blocked} | {
-            slot.function
-            for slot in self.tuple_slots
-            if SlotCarrier(slot.function, slot.index) not in self.blocked
-        }
+        """Helpers whose result is a warning: a file that calls one (or defines it) gets
+        warnings from it. Those whose group is held too: nothing of the group changes, but
+        ``check`` still reports its consumers (left as they are, with the reason), so the
+        prefilter must let their files through. Not those that only take warnings (their
+        module spells the parameter's name, a needle), and never a dunder."""
+        names = set(self.returning) | {slot.function for slot in self.tuple_slots}
         return frozenset(name for name in names if not name.startswith("__"))
 
     # -- questions the rules ask ------------------------------------------------------------
