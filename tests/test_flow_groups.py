@@ -1593,7 +1593,9 @@ def test_the_prefilter_lets_through_a_test_of_a_held_helper(tmp_path: Path) -> N
     whole = run([root], config, Mode.CHECK, jobs=1, screen=False)
 
     def sites(result: RunResult) -> list[tuple[str, int, str]]:
-        return sorted((Path(r.path).name, s.position.line, s.rule) for r in result.results for s in r.sites)
+        return sorted(
+            (Path(r.path).name, s.position.line, s.rule) for r in result.results for s in r.sites
+        )
 
     assert ("test_tools.py", 6, "UNS201") in sites(whole)
     assert sites(screened) == sites(whole)
