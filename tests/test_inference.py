@@ -15,13 +15,13 @@ from unsentinel import Mode, load_config, run
 from unsentinel.core.model import Confidence, Severity
 from unsentinel.registry import configured
 from unsentinel.warnings.inference.code import (
-    GENERIC_ENTITY_NOUNS,
     Template,
     assign_codes,
     code_confidence,
     entity_nouns,
     slug_for,
 )
+from unsentinel.warnings.inference.code_words import GENERIC_ENTITY_NOUNS
 from unsentinel.warnings.inference.field_path import attributes_tested, infer_field_path
 from unsentinel.warnings.inference.severity import infer_severity
 from unsentinel.warnings.inference.structure import Structure

@@ -17,6 +17,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from unsentinel.warnings.inference.code_words import (
+    ABSENCE_PARTICIPLES,
+    AUXILIARIES,
+    CONDITION_WORDS,
+    GENERIC_ENTITY_NOUNS,
+    IDIOMS,
+    IRREGULAR_PARTICIPLES,
+    NEGATIONS,
+    STOP_WORDS,
+)
 from unsentinel.warnings.settings import warning_settings
 
 if TYPE_CHECKING:
@@ -35,153 +45,11 @@ class Template:
     severity: str | None = None
 
 
-STOP_WORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "being",
-        "of",
-        "for",
-        "to",
-        "and",
-        "or",
-        "but",
-        "if",
-        "then",
-        "so",
-        "as",
-        "at",
-        "by",
-        "on",
-        "in",
-        "into",
-        "with",
-        "from",
-        "this",
-        "that",
-        "these",
-        "those",
-        "it",
-        "its",
-        "it's",
-        "has",
-        "have",
-        "had",
-        "will",
-        "would",
-        "can",
-        "could",
-        "should",
-        "may",
-        "might",
-        "must",
-        "do",
-        "does",
-        "did",
-        "please",
-        "we",
-        "you",
-        "your",
-        "our",
-        "their",
-        "there",
-        "here",
-        "which",
-        "who",
-        "whom",
-        "what",
-        "when",
-        "where",
-        "how",
-        "than",
-        "also",
-        "again",
-        "any",
-        "all",
-        "each",
-        "per",
-        "via",
-        "only",
-        "just",
-        "further",
-        "such",
-        # Filler that says how the author noticed, not what is wrong: "must be positive,
-        # got {}" is the situation "quantity not positive" whatever value came in. (Not
-        # "received": "PO {} is fully received" names the situation with it.)
-        "got",
-    ]
-)
-
-# Idioms that name a condition in several words: "appears more than once" is a duplicate.
-# Rewritten to the condition word before the words are counted, so "SKU {} appears more
-# than once" and "duplicate SKU {}" name one situation.
-_IDIOMS = (
-    (
-        re.compile(
-            r"\b(?:(?:appears?|occurs?|is listed|listed|is given|given|is used|used|"
-            r"is specified|specified|is repeated)\s+)?"
-            r"(?:more than once|twice|multiple times|several times)\b",
-            re.IGNORECASE,
-        ),
-        " duplicate ",
-    ),
-    (re.compile(r"\b(?:is repeated|repeated)\b", re.IGNORECASE), " duplicate "),
-    # "Java requires code_unit": what is missing is required, whoever requires it.
-    (re.compile(r"\brequires\b", re.IGNORECASE), " required "),
-    # "Name {} longer than 32 characters": the limit is the situation, not the comparison.
-    (
-        re.compile(
-            r"\b(?:(?:is\s+)?longer than|exceeds)\s+(?:\d+|\{\})\s+char(?:acter)?s\b"
-            r"|\b(?:is\s+)?(?:longer than|too long)\b",
-            re.IGNORECASE,
-        ),
-        " too_long ",
-    ),
-    (re.compile(r"\b(?:is\s+)?(?:shorter than|too short)\b", re.IGNORECASE), " too_short "),
-    # "DBT_PATH environment variable is required": where the setting lives, not what is
-    # wrong with it.
-    (re.compile(r"\benvironment variables?\b", re.IGNORECASE), " "),
-)
-
-# Words that name *what* a warning is about rather than *what is wrong*, in any domain.
-# Dropping them lets "item 7 is already completed" and "item 9 ..." share a code. The
-# project's own nouns ("order", "invoice", "MO") come from the `entity-nouns` setting.
-GENERIC_ENTITY_NOUNS = frozenset(
-    [
-        "item",
-        "items",
-        "record",
-        "records",
-        "entry",
-        "entries",
-        "request",
-        "warning",
-        "warnings",
-        "error",
-        "note",
-    ]
-)
-
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 _PARENTHETICAL = re.compile(r"\([^()]*\)")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|\s[-–—]\s|:\s")
 _SENTENCE = re.compile(r"[.!?](?:\s|$)")
-_AUXILIARIES = frozenset(
-    ["is", "are", "was", "were", "be", "been", "has", "have", "had", "will", "would", "can"]
-)
-_IRREGULAR_PARTICIPLES = frozenset(["found", "seen", "done", "made", "taken", "sent", "written"])
-# Participles that only say the subject was not there: "No location given".
-_ABSENCE_PARTICIPLES = frozenset(
-    ["specified", "given", "provided", "present", "supplied", "set", "passed", "requested"]
-)
 
 
 def slug_words(template: str, nouns: frozenset[str] = GENERIC_ENTITY_NOUNS) -> list[str]:
@@ -208,9 +76,9 @@ def _slug_and_whose(template: str, nouns: frozenset[str]) -> tuple[list[str], se
 def _happened(word: str) -> bool:
     """A participle that reports an event ("returned", "moved", "found"), not one that only
     says the subject was not there ("specified", "given")."""
-    if word in _ABSENCE_PARTICIPLES:
+    if word in ABSENCE_PARTICIPLES:
         return False
-    return (len(word) > 3 and word.endswith("ed")) or word in _IRREGULAR_PARTICIPLES
+    return (len(word) > 3 and word.endswith("ed")) or word in IRREGULAR_PARTICIPLES
 
 
 def situation_words(template: str, nouns: frozenset[str] = GENERIC_ENTITY_NOUNS) -> list[str]:
@@ -236,11 +104,11 @@ def _absent_subject(clause: str, words: list[str]) -> list[str]:
     ("no stock has been moved", "no records returned", "no match found") reports that
     something did not happen, not an absence."""
     raw = [word.lower() for word in _WORD.findall(clause)]
-    if len(words) < 2 or words[0] != "no" or raw[:1] != ["no"] or _AUXILIARIES & set(raw):
+    if len(words) < 2 or words[0] != "no" or raw[:1] != ["no"] or AUXILIARIES & set(raw):
         return words
     if any(_happened(word) for word in raw[1:]):
         return words
-    return [word for word in words[1:] if word not in _ABSENCE_PARTICIPLES] + ["missing"]
+    return [word for word in words[1:] if word not in ABSENCE_PARTICIPLES] + ["missing"]
 
 
 def _from_field_or_condition(words: list[str]) -> list[str]:
@@ -275,7 +143,7 @@ def extended_words(template: str, nouns: frozenset[str] = GENERIC_ENTITY_NOUNS) 
 
 
 def _plain_idioms(text: str) -> str:
-    for pattern, replacement in _IDIOMS:
+    for pattern, replacement in IDIOMS:
         text = pattern.sub(replacement, text)
     return text
 
@@ -294,65 +162,6 @@ def _singular(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
-NEGATIONS = frozenset({"no", "not", "without"})
-
-# Words that say *what is wrong*: a code without one names a subject, not a situation.
-CONDITION_WORDS = frozenset(
-    [
-        "invalid",
-        "missing",
-        "unknown",
-        "duplicate",
-        "duplicated",
-        "found",
-        "failed",
-        "fails",
-        "empty",
-        "required",
-        "deprecated",
-        "unsupported",
-        "unrecognized",
-        "unrecognised",
-        "exceeds",
-        "exceeded",
-        "mismatch",
-        "conflict",
-        "conflicts",
-        "negative",
-        "zero",
-        "too",
-        "too_long",
-        "too_short",
-        "already",
-        "blocked",
-        "not",
-        "no",
-        "without",
-        "cannot",
-        "cant",
-        "unable",
-        "disabled",
-        "expired",
-        "ignored",
-        "skipped",
-        "truncated",
-        "capped",
-        "ambiguous",
-        "inconsistent",
-        "unreachable",
-        "undefined",
-        "dont",
-        "doesnt",
-        "didnt",
-        "isnt",
-        "arent",
-        "wasnt",
-        "werent",
-        "wont",
-        "couldnt",
-        "shouldnt",
-    ]
-)
 _POSSESSIVE = re.compile(r"(?<=[A-Za-z])['’]s\b")
 _APOSTROPHE = re.compile(r"(?<=[A-Za-z])['’](?=[A-Za-z])")
 
