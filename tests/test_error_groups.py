@@ -587,3 +587,249 @@ def test_an_error_read_out_of_another_dict_is_no_migrated_envelope(tmp_path: Pat
     assert changed_names(result) == []
     actions = {action for action, _why in _sites(result, "flows.py", Kind.ERROR)}
     assert actions == {Action.NOTE, Action.SKIP}
+
+
+# -- handlers called through a table ------------------------------------------------------------
+
+DISPATCHED = """
+def lookup(flow_id):
+    return {"_error": f"{flow_id} not found"} if flow_id.startswith("x") else {"action": 1}
+
+
+def _do_read(params):
+    found = lookup(params["flow_id"])
+    if found.get("_error"):
+        return {"success": False, "error": found["_error"]}
+    return {"success": True, "action": found["action"]}
+
+
+def _do_list(params):
+    if not params.get("scope"):
+        return {"success": False, "error": "a scope is needed to list flows"}
+    return {"success": True, "flows": []}
+
+
+_DISPATCH = {"read": _do_read, "list": _do_list}
+
+
+def manage_flows(action, params):
+    handler = _DISPATCH.get(action)
+    if handler is not None:
+        return handler(params)
+    return {"success": False, "error": f"Unknown action: {action}"}
+
+
+def manage_flows_directly(action, params):
+    if action not in _DISPATCH:
+        return {"success": False, "error": f"Unknown action: {action}"}
+    return _DISPATCH[action](params)
+"""
+
+READS_THE_DISPATCHER = """
+from pkg.flows import manage_flows, manage_flows_directly
+
+
+def test_read_error():
+    result = manage_flows("read", {"flow_id": "x1"})
+    assert result["success"] is False
+    assert "not found" in result["error"]
+
+
+def test_read_error_directly():
+    result = manage_flows_directly("read", {"flow_id": "x1"})
+    assert "not found" in result["error"]
+
+
+def test_unknown_action():
+    assert "Unknown" in manage_flows("compare", {})["error"]
+"""
+
+
+def test_a_dispatcher_is_one_group_with_the_handlers_of_its_table(tmp_path: Path) -> None:
+    """``handler = _DISPATCH.get(action)`` ... ``return handler(params)`` returns whatever
+    the handler returns: a reader of the dispatcher meets the error shape of ``_do_read``,
+    which is held (its error is read out of another dict). The dispatcher's own literal
+    must stay with it, and so must ``_do_list``, which the same readers may reach."""
+    root = _project(
+        tmp_path, {"pkg/flows.py": DISPATCHED, "tests/test_flows.py": READS_THE_DISPATCHER}
+    )
+    result = diff_project(root)
+    held = result.facts.get(ErrorFacts).held_functions
+    assert {"manage_flows", "manage_flows_directly", "_do_read", "_do_list"} <= held
+    assert changed_names(result) == []
+    _apply_and_test(root, result)
+
+
+def test_a_table_of_anything_but_functions_dispatches_nothing(tmp_path: Path) -> None:
+    """A dict of values (``{"read": "r", "list": 2}``) is no handler table: looking a value
+    up in it links the function to nothing, and its error dicts migrate on their own."""
+    values = """
+    LIMITS = {"read": "r", "list": 2}
+
+
+    def limit_for(action):
+        if action not in LIMITS:
+            return {"success": False, "error": f"Unknown action: {action}"}
+        return {"success": True, "limit": LIMITS.get(action)}
+    """
+    root = _project(tmp_path, {"pkg/limits.py": values})
+    result = diff_project(root)
+    assert changed_names(result) == ["limits.py"]
+
+
+# -- an error value chosen between two texts -----------------------------------------------------
+
+CHOSEN_TEXT = """
+def read_sheet(sheets, name):
+    try:
+        return {"success": True, "rows": sheets[name]}
+    except KeyError as exc:
+        return {"success": False, "error": str(exc.args[0]) if exc.args else str(exc)}
+    except TypeError as exc:
+        return {"success": False, "error": f"Bad sheet name: {exc}"}
+"""
+
+READS_THE_SHEET = """
+from pkg.sheets import read_sheet
+
+
+def test_unknown_sheet():
+    result = read_sheet({"Summary": []}, "Missing")
+    assert result["success"] is False
+    assert "Missing" in result["error"]
+"""
+
+
+def test_an_error_chosen_between_two_texts_migrates_with_the_rest(tmp_path: Path) -> None:
+    """``str(exc.args[0]) if exc.args else str(exc)`` is a message either way: the dict
+    migrates like its neighbour. Left alone (it was neither a candidate nor a note), the
+    function returned two shapes and the test of the ``KeyError`` branch broke."""
+    root = _project(
+        tmp_path, {"pkg/sheets.py": CHOSEN_TEXT, "tests/test_sheets.py": READS_THE_SHEET}
+    )
+    result = diff_project(root)
+    text = _new_text(result, "pkg/sheets.py")
+    assert "message=str(exc.args[0]) if exc.args else str(exc)" in text
+    assert text.count("ErrorDetail(") == 2
+    _apply_and_test(root, result)
+
+
+def test_an_error_chosen_between_other_values_holds_the_function(tmp_path: Path) -> None:
+    """``exc.detail if exc.detail else exc.args`` may be anything: the dict is noted, not
+    taken for the migrated envelope, and the literal beside it stays with it."""
+    chosen = CHOSEN_TEXT.replace(
+        "str(exc.args[0]) if exc.args else str(exc)", "exc.args[0] if exc.args else exc.args"
+    )
+    assert chosen != CHOSEN_TEXT
+    root = _project(tmp_path, {"pkg/sheets.py": chosen, "tests/test_sheets.py": READS_THE_SHEET})
+    result = diff_project(root)
+    assert changed_names(result) == []
+    actions = {action for action, _why in _sites(result, "sheets.py", Kind.ERROR)}
+    assert actions == {Action.NOTE, Action.SKIP}
+    _apply_and_test(root, result)
+
+
+# -- a coroutine run to its result --------------------------------------------------------------
+
+RESOURCE = """
+import json
+
+
+class Missing(Exception):
+    pass
+
+
+class ItemResource:
+    def __init__(self, items):
+        self.items = items
+
+    async def get_item(self, name):
+        try:
+            if name not in self.items:
+                raise Missing(f"HTTP 404 for {name}")
+            return json.dumps({"success": True, "item": self.items[name]})
+        except Missing as exc:
+            return json.dumps({"success": False, "error": f"Error getting item: {exc}"})
+"""
+
+READS_THE_RESOURCE = """
+import asyncio
+import json
+
+from pkg.resource import ItemResource
+
+
+def test_missing_item():
+    result = asyncio.run(ItemResource({}).get_item("x"))
+    parsed = json.loads(result)
+    assert "Error getting item" in parsed["error"]
+"""
+
+
+def test_a_result_of_asyncio_run_is_read_like_the_coroutines_own(tmp_path: Path) -> None:
+    """``asyncio.run(resource.get_item("x"))`` hands back what ``get_item`` returns: the
+    test's read of ``parsed["error"]`` follows its migration. Where the repository defines a
+    ``run()`` of its own, the read was taken for a read of that and left in the old shape."""
+    files = {
+        "pkg/resource.py": RESOURCE,
+        "pkg/cli.py": "def run(argv):\n    return 0\n",
+        "tests/test_resource.py": READS_THE_RESOURCE,
+    }
+    root = _project(tmp_path, files)
+    result = diff_project(root)
+    assert changed_names(result) == ["resource.py", "test_resource.py"]
+    assert 'parsed["error"]["message"]' in _new_text(result, "tests/test_resource.py")
+    _apply_and_test(root, result)
+
+
+# -- an annotated local returned -----------------------------------------------------------------
+
+ANNOTATED_LOCAL = """
+from typing import Any, Dict
+
+
+def get_script(name, records, near):
+    try:
+        if not records:
+            result: Dict[str, Any] = {
+                "success": False,
+                "message": f"Script not found: {name}",
+            }
+            if near:
+                result["did_you_mean"] = near
+            return result
+        return {"success": True, "script": records[0]}
+    except ValueError as e:
+        return {"success": False, "message": f"Error getting script: {e}"}
+"""
+
+READS_THE_ANNOTATED_LOCAL = """
+from pkg.scripts import get_script
+
+
+def test_not_found():
+    result = get_script("x", [], [])
+    assert result["success"] is False
+    assert "not found" in result["message"]
+
+
+def test_suggestions():
+    result = get_script("x", [], ["xy"])
+    assert result["did_you_mean"] == ["xy"]
+"""
+
+
+def test_an_error_dict_bound_to_an_annotated_local_is_returned(tmp_path: Path) -> None:
+    """``result: Dict[str, Any] = {...}`` ... ``return result`` returns the dict like
+    ``result = {...}`` does: it is one of the function's error dicts. Left out, the other
+    literal migrated alone and the readers read the new keys off the old shape; counted,
+    the key written after it (``did_you_mean``, which a test reads where it is) holds both."""
+    root = _project(
+        tmp_path,
+        {"pkg/scripts.py": ANNOTATED_LOCAL, "tests/test_scripts.py": READS_THE_ANNOTATED_LOCAL},
+    )
+    result = diff_project(root)
+    assert changed_names(result) == []
+    actions = {action for action, _why in _sites(result, "pkg/scripts.py", Kind.ERROR)}
+    assert actions == {Action.NOTE, Action.SKIP}  # the one written to after, the other held
+    _apply_and_test(root, result)

@@ -29,7 +29,7 @@ from unsentinel.errors import build
 from unsentinel.errors.aliases import Aliases
 from unsentinel.errors.key_places import DETAIL_CONTAINERS, DISCRIMINATORS, MESSAGE_KEYS
 from unsentinel.errors.readers import keyed_read
-from unsentinel.errors.shapes import is_error_string, is_json_loads
+from unsentinel.errors.shapes import is_error_string, is_json_loads, result_call
 
 if TYPE_CHECKING:
     from unsentinel.core.rule import Rule, RuleContext
@@ -98,7 +98,7 @@ class ClientFinder:
         by its name, or through a local alias of it)."""
         bound: dict[str, str] = {}
         for node in assigns:
-            value = node.value.expression if isinstance(node.value, cst.Await) else node.value
+            value = result_call(node.value)
             if not isinstance(value, cst.Call) or aliases.callee(value) not in producers:
                 continue
             named = aliases.target(value.func.value) if isinstance(value.func, cst.Name) else None

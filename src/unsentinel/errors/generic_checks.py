@@ -33,7 +33,7 @@ from unsentinel.core.syntax import NodeIndex
 from unsentinel.errors.aliases import Aliases
 from unsentinel.errors.candidates import CHECKED_KEYS, ERROR_NAMED, READ_KEYS
 from unsentinel.errors.readers import keyed_read
-from unsentinel.errors.shapes import is_error_string, is_json_loads
+from unsentinel.errors.shapes import is_error_string, is_json_loads, result_call
 
 Parent = Callable[[cst.CSTNode], cst.CSTNode | None]
 
@@ -134,7 +134,7 @@ def passes(
     aliases = Aliases(index, function)
     bound: dict[str, list[str]] = {}
     for assign in index.within(cst.Assign, function):
-        value = _unawaited(assign.value)
+        value = result_call(assign.value)
         for target in assign.targets:
             if isinstance(target.target, cst.Name):
                 callee = aliases.callee(value) if isinstance(value, cst.Call) else None
@@ -147,7 +147,7 @@ def passes(
         for position, arg in enumerate(call.args):
             if arg.star:
                 break
-            value = _unawaited(arg.value)
+            value = result_call(arg.value)
             if isinstance(value, cst.Call):
                 producer = aliases.callee(value)
             elif isinstance(value, cst.Name) and len(bound.get(value.value, ())) == 1:
@@ -275,7 +275,3 @@ def _truth_tested(node: cst.CSTNode, parent: Parent) -> bool:
         call = parent(above)
         return isinstance(call, cst.Call) and m.matches(call.func, m.Name("bool"))
     return False
-
-
-def _unawaited(value: cst.BaseExpression) -> cst.BaseExpression:
-    return value.expression if isinstance(value, cst.Await) else value

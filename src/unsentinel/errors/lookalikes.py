@@ -109,13 +109,27 @@ def _argument_reason(arg: cst.Arg, parent: Parent) -> str | None:
 def _already_migrated(values: dict[str, cst.BaseExpression]) -> bool:
     """``{"success": False, "error": <call or name>}``: the spec's envelope already (or one
     built key by key, ``"error": None`` filled in later). An error read out of something
-    else (``pf["_error"]``, ``exc.message``) may well be a string: that dict is worth a
-    note, and it holds the function's other error dicts with it."""
+    else (``pf["_error"]``, ``exc.message``) or computed (``a if c else b`` of such reads)
+    may well be a string: that dict is worth a note, and it holds the function's other
+    error dicts with it."""
     flag = values.get("success")
-    read_out = isinstance(values.get("error"), (cst.Subscript, cst.Attribute))
+    error = values.get("error")
     return (
-        flag is not None and m.matches(flag, m.Name("False")) and len(values) == 2 and not read_out
+        flag is not None
+        and m.matches(flag, m.Name("False"))
+        and len(values) == 2
+        and error is not None
+        and _structured_already(error)
     )
+
+
+def _structured_already(value: cst.BaseExpression) -> bool:
+    """An error value that may be the structured object: a call (``err.to_dict()``), a
+    name, a dict literal, or a choice between those. Anything else (``x if c else y`` of
+    other values, an operation) is read as it is, so it may be text."""
+    if isinstance(value, cst.IfExp):
+        return _structured_already(value.body) and _structured_already(value.orelse)
+    return isinstance(value, (cst.Call, cst.Name, cst.Dict))
 
 
 def _mentions_error(node: cst.BaseExpression) -> bool:

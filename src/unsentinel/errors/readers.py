@@ -26,7 +26,7 @@ from unsentinel.errors.key_places import (
     UNCHANGED,
     UNFOLLOWED,
 )
-from unsentinel.errors.shapes import call_name, is_json_loads
+from unsentinel.errors.shapes import call_name, is_json_loads, result_call
 from unsentinel.errors.tool_calls import tool_called
 
 # A read of one of these says the reader looks at the failure side of the result.
@@ -178,7 +178,7 @@ def _bound(assigns: list[cst.Assign], defined: frozenset[str], aliases: Aliases)
     bound: dict[str, str] = {}
     tools: set[str] = set()  # bound by a tool called by name: their replies are dug into
     for node in assigns:
-        value = node.value.expression if isinstance(node.value, cst.Await) else node.value
+        value = result_call(node.value)
         if not isinstance(value, cst.Call):
             continue
         tool = tool_called(value, defined)

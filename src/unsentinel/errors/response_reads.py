@@ -18,7 +18,7 @@ from unsentinel.core.syntax import NodeIndex, string_key
 from unsentinel.errors.aliases import Aliases
 from unsentinel.errors.case_assertions import compared_dict
 from unsentinel.errors.readers import SERIALISERS
-from unsentinel.errors.shapes import is_json_loads
+from unsentinel.errors.shapes import is_json_loads, result_call
 from unsentinel.errors.tool_calls import tool_called
 
 
@@ -62,7 +62,7 @@ class FunctionReads:
         aliases = Aliases(nodes, function)
         # no re-walk: nodes by type and owning function
         for node in nodes.within(cst.Assign, function):
-            if isinstance(_unawaited(node.value), cst.Call):
+            if isinstance(result_call(node.value), cst.Call):
                 state._bind(node, len(state.group_of), ours, aliases)
         for read in nodes.within(cst.Subscript, function):
             state._read(read, code_for)
@@ -95,7 +95,7 @@ class FunctionReads:
         return group in self.failed_groups and index in (None, 0)
 
     def _bind(self, node: cst.Assign, group: int, ours: frozenset[str], aliases: Aliases) -> None:
-        call = _unawaited(node.value)
+        call = result_call(node.value)
         assert isinstance(call, cst.Call)
         tool = tool_called(call, ours)
         if tool is not None:
@@ -165,8 +165,3 @@ class FunctionReads:
         right = node.comparisons[0].comparator
         if isinstance(right, cst.Dict):
             self.literal_compares.append((node, node.left, right))
-
-
-def _unawaited(value: cst.BaseExpression) -> cst.BaseExpression:
-    """``await f(...)`` -> ``f(...)``: an awaited call binds its response just the same."""
-    return value.expression if isinstance(value, cst.Await) else value

@@ -17,8 +17,10 @@ The calls are recorded per function in the first gather round (:func:`returned_c
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
+
+from unsentinel.errors.dispatch import handler_tables, looked_up_table
 
 # A model's dump returned as it is (``return found.model_dump(...)``): its fields (a
 # response model's ``success`` and ``message``) keep their old shape, like a held callee's
@@ -33,11 +35,13 @@ if TYPE_CHECKING:  # the gather facts use the graph below: no LibCST at import
 
 def returned_callees(index: NodeIndex, function: cst.FunctionDef) -> set[str]:
     """The callees whose result ``function`` returns as it is: ``return f(...)``, ``return
-    await f(...)``, the body of a returned tuple (``return f(...), 500``), or a local that
-    holds such a result (``response = f(...)`` ... ``return response``)."""
+    await f(...)``, the body of a returned tuple (``return f(...), 500``), a local that
+    holds such a result (``response = f(...)`` ... ``return response``), or the handlers of
+    a table it calls through (``return _DISPATCH[action](params)``: errors/dispatch.py)."""
     import libcst as cst
 
     held_by = _locals_holding_calls(index, function)
+    handlers = _handlers_called(index, function)
     found: set[str] = set()
     for node in index.within(cst.Return, function):
         value = node.value
@@ -46,8 +50,36 @@ def returned_callees(index: NodeIndex, function: cst.FunctionDef) -> set[str]:
         if isinstance(value, cst.Name):
             found |= held_by.get(value.value, set())
         else:
-            found |= _called(value)
+            found |= _called(value) | handlers(value)
     return found
+
+
+def _handlers_called(
+    index: NodeIndex, function: cst.FunctionDef
+) -> Callable[[cst.BaseExpression | None], set[str]]:
+    """What a returned call may run when it calls a handler out of a table: the table read
+    in the call itself (``_DISPATCH[action](...)``) or by a local that holds it (``handler
+    = _DISPATCH.get(action)`` ... ``handler(...)``)."""
+    import libcst as cst
+
+    tables = handler_tables(index)
+    picked: dict[str, str] = {}  # local -> the table it holds a handler of
+    for assign in index.within(cst.Assign, function) if tables else ():
+        table = looked_up_table(assign.value)
+        for target in assign.targets if table in tables else ():
+            if isinstance(target.target, cst.Name) and table is not None:
+                picked[target.target.value] = table
+
+    def handlers(value: cst.BaseExpression | None) -> set[str]:
+        if isinstance(value, cst.Await):
+            value = value.expression
+        if not tables or not isinstance(value, cst.Call):
+            return set()
+        callee = value.func
+        table = picked.get(callee.value) if isinstance(callee, cst.Name) else None
+        return tables.get(table or looked_up_table(callee) or "", set())
+
+    return handlers
 
 
 def _locals_holding_calls(index: NodeIndex, function: cst.FunctionDef) -> dict[str, set[str]]:

@@ -119,7 +119,15 @@ def is_stringish(node: cst.BaseExpression) -> bool:
         )
     if isinstance(node, cst.BinaryOperation):
         return isinstance(node.operator, (cst.Modulo, cst.Add)) and is_stringish(node.left)
+    if isinstance(node, cst.IfExp):  # ``str(exc.args[0]) if exc.args else str(exc)``
+        return _texty(node.body) and _texty(node.orelse)
     return isinstance(node, cst.Name) and node.value not in ("None", "True", "False")
+
+
+def _texty(node: cst.BaseExpression) -> bool:
+    """Stringish, and not a bare name: in a choice of two values, a name alone may as well
+    be an error object (``err if err else None``)."""
+    return is_stringish(node) and not isinstance(node, cst.Name)
 
 
 def classify(node: cst.Dict) -> Shape | None:
@@ -168,6 +176,27 @@ def call_name(node: cst.Call) -> str | None:
     return None
 
 
+# Functions that run a coroutine and hand back its result: ``asyncio.run(get(...))``.
+_COROUTINE_RUNNERS = frozenset({"run", "run_until_complete"})
+
+
+def result_call(value: cst.BaseExpression) -> cst.BaseExpression:
+    """The call whose result ``value`` is: ``await f(...)`` and ``asyncio.run(f(...))`` (or
+    ``loop.run_until_complete(f(...))``) give ``f(...)``; anything else is itself."""
+    if isinstance(value, cst.Await):
+        return result_call(value.expression)
+    if (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Attribute)
+        and value.func.attr.value in _COROUTINE_RUNNERS
+        and (value.func.attr.value != "run" or m.matches(value.func.value, m.Name("asyncio")))
+        and len(value.args) == 1
+        and isinstance(value.args[0].value, (cst.Call, cst.Await))
+    ):
+        return result_call(value.args[0].value)
+    return value
+
+
 def status_value(node: cst.BaseExpression) -> int | None:
     """An HTTP status written as ``404``, ``HTTPStatus.NOT_FOUND`` or ``status.HTTP_404_...``."""
     if isinstance(node, cst.Integer):
@@ -209,7 +238,7 @@ def response_flow(node: cst.BaseExpression, parent: Parent) -> Flow | None:
             return _through_tuple(tuple_node, parent, status, via)
         if isinstance(up, cst.Return):
             return Flow(status, tuple(via))
-        if isinstance(up, cst.Assign):
+        if isinstance(up, (cst.Assign, cst.AnnAssign)):
             return _through_variable(up, parent, status, via)
         return None
 
@@ -244,12 +273,17 @@ def _through_tuple(
 
 
 def _through_variable(
-    assign: cst.Assign, parent: Parent, status: int | None, via: list[str]
+    assign: cst.Assign | cst.AnnAssign, parent: Parent, status: int | None, via: list[str]
 ) -> Flow | None:
-    """``body = json.dumps(d)`` ... ``return body, 401`` in the same block."""
-    if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
+    """``body = json.dumps(d)`` (or ``result: dict = {...}``) ... ``return body, 401`` in
+    the same block."""
+    targets = [t.target for t in assign.targets] if isinstance(assign, cst.Assign) else []
+    target = assign.target if isinstance(assign, cst.AnnAssign) else None
+    if isinstance(assign, cst.Assign) and len(targets) == 1:
+        target = targets[0]
+    if not isinstance(target, cst.Name):
         return None
-    name = assign.targets[0].target.value
+    name = target.value
     line = parent(assign)
     block = parent(line) if line is not None else None
     if not isinstance(line, cst.SimpleStatementLine) or not isinstance(

@@ -1,0 +1,88 @@
+"""Handlers called through a table: ``handler = _DISPATCH.get(action)`` ... ``return
+handler(config, params)``.
+
+A tool that dispatches on an action returns whatever the handler it picks returns, so for
+its error dicts it is one function with every handler in its table: a reader of the
+dispatcher's result meets the error shape of the handler it reached. The call itself names
+no handler (``handler(...)``), so the table it came from is read instead: a module-level
+(or class-level) dict literal whose values are all functions named
+(``{"read": _do_read, "list": _do_list}``).
+
+Used by :func:`~unsentinel.errors.returned.returned_callees`: the handlers count as callees
+whose result the dispatcher returns as it is.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the gather facts use the graph: no LibCST at import
+    import libcst as cst
+
+    from unsentinel.core.syntax import NodeIndex
+
+
+def handler_tables(index: NodeIndex) -> dict[str, set[str]]:
+    """Each name bound outside any function to a dict literal of functions, with their
+    names: ``_DISPATCH = {"read": _do_read, "list": handlers.do_list}`` gives ``_DISPATCH
+    -> {"_do_read", "do_list"}``. A dict holding anything else is no handler table."""
+    import libcst as cst
+
+    tables: dict[str, set[str]] = {}
+    for assign in index.within(cst.Assign, None):
+        handlers = _function_names(assign.value)
+        for target in assign.targets if handlers else ():
+            if isinstance(target.target, cst.Name):
+                tables[target.target.value] = handlers
+    for annotated in index.within(cst.AnnAssign, None):
+        handlers = _function_names(annotated.value) if annotated.value is not None else set()
+        if handlers and isinstance(annotated.target, cst.Name):
+            tables[annotated.target.value] = handlers
+    return tables
+
+
+def looked_up_table(node: cst.BaseExpression) -> str | None:
+    """The table a handler is taken from: ``TABLE[key]``, ``TABLE.get(key)`` (also with a
+    default) or ``self.TABLE[...]``; None for anything else."""
+    import libcst as cst
+
+    if isinstance(node, cst.Subscript):
+        return _table_name(node.value)
+    if (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "get"
+    ):
+        return _table_name(node.func.value)
+    return None
+
+
+def _table_name(node: cst.BaseExpression) -> str | None:
+    import libcst as cst
+
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
+        return node.attr.value if node.value.value in ("self", "cls") else None
+    return None
+
+
+def _function_names(value: cst.BaseExpression | None) -> set[str]:
+    """The functions a dict literal maps its keys to, or empty unless every value names one
+    (``_do_read``, ``module.do_list``)."""
+    import libcst as cst
+
+    if not isinstance(value, cst.Dict) or not value.elements:
+        return set()
+    names: set[str] = set()
+    for element in value.elements:
+        if not isinstance(element, cst.DictElement):
+            return set()  # ``**other``: the table's contents are not all here
+        handler = element.value
+        if isinstance(handler, cst.Name) and handler.value not in ("None", "True", "False"):
+            names.add(handler.value)
+        elif isinstance(handler, cst.Attribute):
+            names.add(handler.attr.value)
+        else:
+            return set()
+    return names
