@@ -1599,3 +1599,33 @@ def test_the_prefilter_lets_through_a_test_of_a_held_helper(tmp_path: Path) -> N
 
     assert ("test_tools.py", 6, "UNS201") in sites(whole)
     assert sites(screened) == sites(whole)
+
+
+def test_a_list_whose_append_is_handed_to_other_code_stays(tmp_path: Path) -> None:
+    """``monkeypatch.setattr(log, "warning", warnings.append)`` fills ``warnings`` with
+    whatever the patched code logs (format strings): nothing produces ``Warning`` objects
+    into it, so reading ``warnings[0].message`` broke the test. The list's group stays."""
+    app = """
+        import logging
+
+        logger = logging.getLogger(__name__)
+
+        def check_version(current: str, latest: str) -> None:
+            if current != latest:
+                logger.warning("a newer version is out (current: %s)", current)
+    """
+    test = """
+        import app
+
+        def test_update_check(monkeypatch):
+            warnings = []
+            monkeypatch.setattr(app.logger, "warning", warnings.append)
+            app.check_version("1.0", "2.0")
+            assert warnings
+            assert "current" in warnings[0]
+    """
+    result = diff_project(write_project(tmp_path, {"app.py": app, "test_app.py": test}))
+    assert new_text(result, "test_app.py") is None
+    held = _warning_sites(result, "test_app.py")
+    assert held and {s.action for s in held} == {Action.SKIP}
+    assert any("`warnings.append` is handed to other code" in r for r in held[0].reasons)

@@ -100,6 +100,16 @@ class FileCarriers:
         for carrier in carriers:
             self.notes.blockers.add(Blocker(self.context.path, line, why, carrier))
 
+    def block_if_read(
+        self, node: cst.CSTNode, carrier: KeyCarrier, why: str, function: str
+    ) -> None:
+        """Like :meth:`block`, but only where a caller reads ``carrier``'s key off what
+        ``function`` returns (``result["warnings"]``): settled with the whole repository's
+        facts (warnings/returned_dicts.py)."""
+        line = self.context.position(node).line
+        blocker = Blocker(self.context.path, line, why, carrier)
+        self.notes.returned_objects.add((function, blocker))
+
     def blocker(self, carriers: Iterable[Carrier]) -> Blocker | None:
         """What blocks the group of any of ``carriers`` (from the gather pass), if anything."""
         return blocker_of(self.facts.blocked, carriers)

@@ -106,6 +106,9 @@ class WarningNotes:
     blockers: set[Blocker] = field(default_factory=set)
     keyed: set[KeyedEntries] = field(default_factory=set)
     constant_uses: set[ConstantUse] = field(default_factory=set)
+    # warnings/returned_dicts.py: (function, blocker) and (function, key) pairs
+    returned_objects: set[tuple[str, Blocker]] = field(default_factory=set)
+    key_reads: set[tuple[str, str]] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -134,6 +137,10 @@ class WarningFacts:
     blockers: frozenset[Blocker] = frozenset()
     keyed: frozenset[KeyedEntries] = frozenset()
     constant_uses: frozenset[ConstantUse] = frozenset()
+    # Lists a function returns inside a dict under a key (warnings/returned_dicts.py):
+    # blocked where a caller reads that key off its result (``key_reads``: function, key).
+    returned_objects: frozenset[tuple[str, Blocker]] = frozenset()
+    key_reads: frozenset[tuple[str, str]] = frozenset()
     blocked: Mapping[Carrier, Blocker] = field(default_factory=dict)  # settled: group -> why
 
     # -- the protocol -------------------------------------------------------------------
@@ -164,6 +171,8 @@ class WarningFacts:
             blockers=frozenset(notes.blockers),
             keyed=frozenset(notes.keyed),
             constant_uses=frozenset(notes.constant_uses),
+            returned_objects=frozenset(notes.returned_objects),
+            key_reads=frozenset(notes.key_reads),
         )
 
     def merge(self, other: WarningFacts) -> WarningFacts:
@@ -185,6 +194,8 @@ class WarningFacts:
             blockers=self.blockers | other.blockers,
             keyed=self.keyed | other.keyed,
             constant_uses=self.constant_uses | other.constant_uses,
+            returned_objects=self.returned_objects | other.returned_objects,
+            key_reads=self.key_reads | other.key_reads,
         )
 
     def settle(self, config: Config) -> WarningFacts:
@@ -192,7 +203,12 @@ class WarningFacts:
         codes, values = assign_codes(self.templates, existing_codes(config), entity_nouns(config))
         # Connected groups with a blocker stay as they are; the constants their producers
         # spell stay in use.
-        blocked = settle_blocked(self.links, self.blockers, self.keyed)
+        read = {
+            blocker
+            for function, blocker in self.returned_objects
+            if (function, carrier_name(blocker.carrier)) in self.key_reads
+        }
+        blocked = settle_blocked(self.links, self.blockers | read, self.keyed)
         kept = {use.name for use in self.constant_uses if use.carrier in blocked}
         return replace(
             self,

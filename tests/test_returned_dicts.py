@@ -1,0 +1,165 @@
+"""Warnings returned inside a dict: the list itself goes back to the callers.
+
+``return {"warnings": warnings}`` (or ``response["warnings"] = warnings`` ... ``return
+response``) hands the callers ``Warning`` objects once the producer migrates, while every
+reader of a key (``result["warnings"]``) reads dumped dicts, ``w["message"]``. Where some
+file reads the key, the group stays as it is, with the reason; where nothing reads it (the
+dict goes to a serializer), it migrates. Each case is also applied, and the project's own
+tests must still pass.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from projects import changed_names, diff_project, write_project
+
+from unsentinel.core.runner import RunResult
+
+
+def _project(root: Path, files: dict[str, str]) -> Path:
+    write_project(root, files)
+    for package in ("pkg", "tests"):
+        (root / package).mkdir(exist_ok=True)
+        (root / package / "__init__.py").touch()
+    return root
+
+
+def _apply_and_test(root: Path, result: RunResult) -> None:
+    for changed in result.all_results:
+        if changed.new_source is not None:
+            Path(changed.path).write_bytes(changed.new_source)
+    tests = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert tests.returncode == 0, tests.stdout[-3000:]
+
+
+def _held_reasons(result: RunResult) -> set[str]:
+    """Why sites were held for a returned dict, without the ``connected to path:line``."""
+    return {
+        reason.partition(": ")[2]
+        for file in result.results
+        for site in file.sites
+        for reason in site.reasons
+        if "returned in a dict" in reason
+    }
+
+
+RETURNED_LITERAL = """
+def list_changes(count: int, limit: int) -> dict:
+    warnings: list[str] = []
+    if count > limit:
+        warnings.append(f"{count} records found, returning the first {limit}")
+    return {"success": True, "count": count, "warnings": warnings}
+"""
+
+STORED_UNDER_A_KEY = """
+def list_changes(count: int, limit: int) -> dict:
+    cost_warnings: list[str] = []
+    if count > limit:
+        cost_warnings.append(f"{count} records found, returning the first {limit}")
+    response = {"success": True, "count": count}
+    if cost_warnings:
+        response["cost_warnings"] = cost_warnings
+    return response
+"""
+
+GROWN_UNDER_A_KEY = """
+def list_changes(count: int, limit: int) -> dict:
+    response = {"success": True, "count": count, "warnings": []}
+    if count > limit:
+        response["warnings"].append(f"{count} records found, returning the first {limit}")
+    return response
+"""
+
+
+def _reader(key: str, how: str) -> str:
+    read = {"item": f'result["{key}"]', "get": f'result.get("{key}", [])'}[how]
+    return f"""
+from pkg.tools import list_changes
+
+
+def test_many():
+    result = list_changes(100, 20)
+    assert any("100 records found" in w for w in {read})
+"""
+
+
+@pytest.mark.parametrize(
+    ("producer", "key"),
+    [
+        (RETURNED_LITERAL, "warnings"),
+        (STORED_UNDER_A_KEY, "cost_warnings"),
+        (GROWN_UNDER_A_KEY, "warnings"),
+    ],
+    ids=["returned-literal", "stored-under-a-key", "grown-under-a-key"],
+)
+@pytest.mark.parametrize("how", ["item", "get"])
+def test_a_returned_dict_whose_key_is_read_holds_its_warnings(
+    tmp_path: Path, producer: str, key: str, how: str
+) -> None:
+    """The test reads the key as the old strings; after a migration its rewrite would read
+    ``w["message"]`` off a ``Warning`` object. Held, with the key named."""
+    root = _project(tmp_path, {"pkg/tools.py": producer, "tests/test_tools.py": _reader(key, how)})
+    result = diff_project(root)
+    assert changed_names(result) == []
+    assert _held_reasons(result) == {
+        f'Warning objects would be returned in a dict under "{key}", '
+        "whose readers read dumped dicts"
+    }
+    _apply_and_test(root, result)
+
+
+def test_a_returned_dict_whose_key_nobody_reads_migrates(tmp_path: Path) -> None:
+    """Nothing reads ``"warnings"`` back: the dict goes to whoever serializes it, and the
+    objects are the structured warnings the migration is for."""
+    root = _project(tmp_path, {"pkg/tools.py": RETURNED_LITERAL})
+    result = diff_project(root)
+    assert changed_names(result) == ["tools.py"]
+    assert _held_reasons(result) == set()
+
+
+RELAYED = """
+import json
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Report:
+    warnings: list[str] = field(default_factory=list)
+
+
+def build(count: int) -> Report:
+    warnings: list[str] = []
+    if count > 20:
+        warnings.append(f"{count} records found, returning the first 20")
+    return Report(warnings=warnings)
+
+
+def relay(text: str) -> dict:
+    data = json.loads(text)
+    return {"ok": True, "warnings": data["warnings"]}
+
+
+def count_relayed(text: str) -> int:
+    result = relay(text)
+    return sum(1 for w in result["warnings"] if w["severity"] == "blocking")
+"""
+
+
+def test_dumped_dicts_returned_in_a_dict_are_no_hold(tmp_path: Path) -> None:
+    """``{"warnings": data["warnings"]}`` relays what a dumped response held (dicts), as
+    its reader (``count_relayed``) reads them: nothing is held for it, and the model's
+    field of the same name migrates."""
+    root = _project(tmp_path, {"pkg/relay.py": RELAYED})
+    result = diff_project(root)
+    assert _held_reasons(result) == set()
+    assert changed_names(result) == ["relay.py"]
