@@ -3,6 +3,8 @@ library, read what it would change."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -41,3 +43,28 @@ def new_text(result: RunResult, name: str) -> str | None:
 def changed_names(result: RunResult) -> list[str]:
     """The base names of the files the run changes, sorted."""
     return sorted(Path(r.path).name for r in result.results if r.changed)
+
+
+def write_package_project(root: Path, files: dict[str, str]) -> Path:
+    """:func:`write_project`, with ``pkg`` and ``tests`` made packages (``__init__.py``), so
+    the project's own tests import ``pkg.<module>`` as a user's suite does."""
+    write_project(root, files)
+    for package in ("pkg", "tests"):
+        (root / package).mkdir(exist_ok=True)
+        (root / package / "__init__.py").touch()
+    return root
+
+
+def apply_and_run_tests(root: Path, result: RunResult) -> None:
+    """Write what ``diff`` would, then run the project's tests: they must still pass."""
+    for changed in result.all_results:
+        if changed.new_source is not None:
+            Path(changed.path).write_bytes(changed.new_source)  # absolute, or from the cwd
+    tests = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert tests.returncode == 0, tests.stdout[-3000:]

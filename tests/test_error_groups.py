@@ -18,39 +18,19 @@ Each case is also applied, and the project's own tests must still pass.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
-from projects import changed_names, diff_project, write_project
+from projects import (
+    apply_and_run_tests,
+    changed_names,
+    diff_project,
+    write_package_project,
+)
 
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.result import RunResult
 from unsentinel.errors.facts import ErrorFacts
-
-
-def _project(root: Path, files: dict[str, str]) -> Path:
-    write_project(root, files)
-    for package in ("pkg", "tests"):
-        (root / package).mkdir(exist_ok=True)
-        (root / package / "__init__.py").touch()
-    return root
-
-
-def _apply_and_test(root: Path, result: RunResult) -> None:
-    """Write what ``diff`` would, then run the project's tests: they must still pass."""
-    for changed in result.all_results:
-        if changed.new_source is not None:
-            Path(changed.path).write_bytes(changed.new_source)  # absolute, or from the cwd
-    tests = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert tests.returncode == 0, tests.stdout[-3000:]
 
 
 def _sites(result: RunResult, path: str, kind: Kind) -> list[tuple[Action, str]]:
@@ -127,7 +107,7 @@ def test_a_function_returning_a_held_functions_result_is_held(tmp_path: Path) ->
     """``return normalize_exception(e)`` hands back a dict left as it is: rewriting the
     literal beside it would give ``get_workflow_status`` two error shapes, and the test of
     one branch or the other breaks. Both are held, like two literals of one function."""
-    root = _project(
+    root = write_package_project(
         tmp_path,
         {"pkg/workflows.py": WORKFLOWS, "tests/test_workflows.py": READS_THE_WORKFLOW},
     )
@@ -140,7 +120,7 @@ def test_a_function_returning_a_held_functions_result_is_held(tmp_path: Path) ->
     assert "normalize_exception()" in why
     consumers = _sites(result, "test_workflows.py", Kind.CONSUMER)
     assert consumers and {action for action, _why in consumers} == {Action.SKIP}
-    _apply_and_test(root, result)
+    apply_and_run_tests(root, result)
 
 
 def test_a_result_returned_through_a_local_links_like_a_returned_call(tmp_path: Path) -> None:
@@ -151,14 +131,14 @@ def test_a_result_returned_through_a_local_links_like_a_returned_call(tmp_path: 
         "        response = normalize_exception(e)\n        return response",
     )
     assert through_a_local != WORKFLOWS
-    root = _project(
+    root = write_package_project(
         tmp_path,
         {"pkg/workflows.py": through_a_local, "tests/test_workflows.py": READS_THE_WORKFLOW},
     )
     result = diff_project(root)
     assert changed_names(result) == []
     assert "get_workflow_status" in result.facts.get(ErrorFacts).held_functions
-    _apply_and_test(root, result)
+    apply_and_run_tests(root, result)
 
 
 # -- readers through a wrapper ---------------------------------------------------------------
@@ -212,13 +192,15 @@ def test_readers_follow_a_producer_through_the_functions_that_return_its_result(
 ) -> None:
     """``get_credits`` returns ``_handle(...)``'s dicts, and the test's ``_call`` returns
     ``get_credits(...)``'s: the readers of both follow ``_handle``'s migration."""
-    root = _project(tmp_path, {"pkg/tools.py": TOOLS, "tests/test_tools.py": TOOL_TESTS})
+    root = write_package_project(
+        tmp_path, {"pkg/tools.py": TOOLS, "tests/test_tools.py": TOOL_TESTS}
+    )
     result = diff_project(root)
     assert changed_names(result) == ["test_tools.py", "tools.py"]
     test = _new_text(result, "test_tools.py")
     assert test.count('assert result["success"] is False') == 2
     assert test.count('"Access denied" in result["error"]["message"]') == 2
-    _apply_and_test(root, result)
+    apply_and_run_tests(root, result)
 
 
 HELD_BASE = """
@@ -255,7 +237,7 @@ def test_a_held_function_returned_through_a_chain_holds_the_chain(tmp_path: Path
         "pkg/tools.py": HANDLES_THROUGH_BASE,
         "tests/test_tools.py": TOOL_TESTS,
     }
-    root = _project(tmp_path, files)
+    root = write_package_project(tmp_path, files)
     result = diff_project(root)
     assert changed_names(result) == []
     facts = result.facts.get(ErrorFacts)
@@ -264,7 +246,7 @@ def test_a_held_function_returned_through_a_chain_holds_the_chain(tmp_path: Path
     [(action, why)] = _sites(result, "tools.py", Kind.ERROR)
     assert action is Action.SKIP
     assert "handle_error()" in why
-    _apply_and_test(root, result)
+    apply_and_run_tests(root, result)
 
 
 def test_a_held_function_holds_the_functions_whose_result_it_returns(tmp_path: Path) -> None:
@@ -275,7 +257,9 @@ def test_a_held_function_holds_the_functions_whose_result_it_returns(tmp_path: P
         'data = client.get()\n        if data is None:\n            return {"error": data}\n'
         '        return {"status": "success", "data": data}',
     )
-    root = _project(tmp_path, {"pkg/tools.py": tools, "tests/test_tools.py": TOOL_TESTS})
+    root = write_package_project(
+        tmp_path, {"pkg/tools.py": tools, "tests/test_tools.py": TOOL_TESTS}
+    )
     result = diff_project(root)
     assert changed_names(result) == []
     skipped = [
@@ -283,7 +267,7 @@ def test_a_held_function_holds_the_functions_whose_result_it_returns(tmp_path: P
     ]
     assert len(skipped) == 2
     assert all("get_credits()" in why for why in skipped)
-    _apply_and_test(root, result)
+    apply_and_run_tests(root, result)
 
 
 # -- tests that read only what the envelope moves ----------------------------------------------
@@ -309,7 +293,7 @@ def test_not_found():
 def test_a_test_reading_only_a_moved_key_holds_its_producer(tmp_path: Path) -> None:
     """``result["error_type"]`` alone says nothing of a failure, so no reader rewrite
     follows it; after the move into ``error.details`` it raised ``KeyError``."""
-    root = _project(
+    root = write_package_project(
         tmp_path, {"pkg/statuses.py": STATUSES, "tests/test_statuses.py": READS_THE_TYPE_ONLY}
     )
     result = diff_project(root)
@@ -317,7 +301,7 @@ def test_a_test_reading_only_a_moved_key_holds_its_producer(tmp_path: Path) -> N
     [(action, why)] = _sites(result, "statuses.py", Kind.ERROR)
     assert action is Action.SKIP
     assert "'error_type'" in why and "get_status()" in why
-    _apply_and_test(root, result)
+    apply_and_run_tests(root, result)
 
 
 def test_a_test_reading_only_the_message_holds_its_producer(tmp_path: Path) -> None:
@@ -331,7 +315,7 @@ def test_a_test_reading_only_the_message_holds_its_producer(tmp_path: Path) -> N
             assert "Access denied" in result["message"]
         """
     )
-    root = _project(tmp_path, {"pkg/tools.py": TOOLS, "tests/test_tools.py": tests})
+    root = write_package_project(tmp_path, {"pkg/tools.py": TOOLS, "tests/test_tools.py": tests})
     result = diff_project(root)
     assert changed_names(result) == []
     skipped = [
@@ -339,7 +323,7 @@ def test_a_test_reading_only_the_message_holds_its_producer(tmp_path: Path) -> N
     ]
     assert len(skipped) == 2
     assert all("'message'" in why for why in skipped)
-    _apply_and_test(root, result)
+    apply_and_run_tests(root, result)
 
 
 SUCCESS_KEEPS_THE_KEY = """
@@ -368,10 +352,10 @@ def test_a_key_the_success_responses_have_too_holds_nothing(tmp_path: Path) -> N
     """``stack_name`` is in the success dict as well: the test reads a success, which does
     not change, and the error dict migrates."""
     files = {"pkg/stacks.py": SUCCESS_KEEPS_THE_KEY, "tests/test_stacks.py": READS_A_SUCCESS}
-    root = _project(tmp_path, files)
+    root = write_package_project(tmp_path, files)
     result = diff_project(root)
     assert changed_names(result) == ["stacks.py"]
-    _apply_and_test(root, result)
+    apply_and_run_tests(root, result)
 
 
 # -- a key test of a key the envelope moves ----------------------------------------------------
@@ -403,7 +387,7 @@ def test_error():
 def test_a_key_test_of_a_moved_key_holds_its_producer(tmp_path: Path) -> None:
     """``"message" in result`` is true of the old dict; the envelope moves that message
     into ``error.details``, so the test would fail though ``result["error"]`` follows."""
-    root = _project(
+    root = write_package_project(
         tmp_path, {"pkg/regions.py": REGIONS, "tests/test_regions.py": CHECKS_THE_MESSAGE_KEY}
     )
     result = diff_project(root)
@@ -411,7 +395,7 @@ def test_a_key_test_of_a_moved_key_holds_its_producer(tmp_path: Path) -> None:
     [(action, why)] = _sites(result, "regions.py", Kind.ERROR)
     assert action is Action.SKIP
     assert "'message'" in why
-    _apply_and_test(root, result)
+    apply_and_run_tests(root, result)
 
 
 def test_a_get_of_a_moved_key_beside_a_followed_read_holds_its_producer(tmp_path: Path) -> None:
@@ -422,13 +406,15 @@ def test_a_get_of_a_moved_key_beside_a_followed_read_holds_its_producer(tmp_path
         '    assert "not found" in result["error"]\n'
         '    assert result.get("error_type") == "WorkflowNotFound"\n',
     )
-    root = _project(tmp_path, {"pkg/statuses.py": STATUSES, "tests/test_statuses.py": test})
+    root = write_package_project(
+        tmp_path, {"pkg/statuses.py": STATUSES, "tests/test_statuses.py": test}
+    )
     result = diff_project(root)
     assert changed_names(result) == []
     [(action, why)] = _sites(result, "statuses.py", Kind.ERROR)
     assert action is Action.SKIP
     assert "'error_type'" in why
-    _apply_and_test(root, result)
+    apply_and_run_tests(root, result)
 
 
 def test_a_read_of_a_second_message_key_holds_its_producer(tmp_path: Path) -> None:
@@ -437,10 +423,12 @@ def test_a_read_of_a_second_message_key_holds_its_producer(tmp_path: Path) -> No
     test = CHECKS_THE_MESSAGE_KEY.replace(
         'assert "message" in result', 'assert result["message"] == "Error checking status."'
     )
-    root = _project(tmp_path, {"pkg/regions.py": REGIONS, "tests/test_regions.py": test})
+    root = write_package_project(
+        tmp_path, {"pkg/regions.py": REGIONS, "tests/test_regions.py": test}
+    )
     result = diff_project(root)
     assert changed_names(result) == []
-    _apply_and_test(root, result)
+    apply_and_run_tests(root, result)
 
 
 TOOL_RUNNER = """
@@ -468,10 +456,10 @@ def test_a_test_that_checks_a_success_holds_nothing(tmp_path: Path) -> None:
     """``result["status"] == "success"``: whatever else the test reads, it reads a success
     (the error dicts' status is only ever ``"error"``), and success dicts do not change."""
     files = {"pkg/runner.py": TOOL_RUNNER, "tests/test_runner.py": CHECKS_A_SUCCESS}
-    root = _project(tmp_path, files)
+    root = write_package_project(tmp_path, files)
     result = diff_project(root)
     assert changed_names(result) == ["runner.py"]
-    _apply_and_test(root, result)
+    apply_and_run_tests(root, result)
 
 
 FAILED_RUNNER = """
@@ -495,10 +483,10 @@ def test_a_status_the_error_dicts_carry_as_data_is_no_sign_of_success(tmp_path: 
     """``{"success": False, "status": "failed", ...}`` drops its ``status``: a test that
     compares it with ``"failed"`` reads a failure, and holds the producer."""
     files = {"pkg/runner.py": FAILED_RUNNER, "tests/test_runner.py": CHECKS_A_FAILED_STATUS}
-    root = _project(tmp_path, files)
+    root = write_package_project(tmp_path, files)
     result = diff_project(root)
     assert changed_names(result) == []
-    _apply_and_test(root, result)
+    apply_and_run_tests(root, result)
 
 
 # -- a model's dump returned beside error dicts ----------------------------------------------
@@ -554,7 +542,9 @@ def test_a_function_returning_a_models_dump_beside_error_dicts_is_held(tmp_path:
     and ``message`` fields, beside a literal error dict: migrating the literal gave the
     function two failure shapes, and the readers, rewritten to ``["error"]["message"]``,
     broke on the dump (mfa-servicenow-mcp's business-rule tools). Held, with its tool."""
-    root = _project(tmp_path, {"pkg/rules.py": RULES, "tests/test_rules.py": READS_THE_RULES})
+    root = write_package_project(
+        tmp_path, {"pkg/rules.py": RULES, "tests/test_rules.py": READS_THE_RULES}
+    )
     result = diff_project(root)
     assert changed_names(result) == []
     held = result.facts.get(ErrorFacts).held_functions
@@ -562,7 +552,7 @@ def test_a_function_returning_a_models_dump_beside_error_dicts_is_held(tmp_path:
     [(action, why)] = _sites(result, "rules.py", Kind.ERROR)
     assert action is Action.SKIP
     assert "returns a model's dump (asdict())" in why
-    _apply_and_test(root, result)
+    apply_and_run_tests(root, result)
 
 
 # -- an error read out of another dict ----------------------------------------------------
@@ -582,7 +572,7 @@ def test_an_error_read_out_of_another_dict_is_no_migrated_envelope(tmp_path: Pat
     """``{"success": False, "error": found["_error"]}`` carries whatever ``found`` held
     (a string, here): not the migrated envelope, so it is noted, and the literal beside it
     stays with it (mfa-servicenow-mcp's ``manage_flow_designer``)."""
-    root = _project(tmp_path, {"pkg/flows.py": ERROR_READ_OUT})
+    root = write_package_project(tmp_path, {"pkg/flows.py": ERROR_READ_OUT})
     result = diff_project(root)
     assert changed_names(result) == []
     actions = {action for action, _why in _sites(result, "flows.py", Kind.ERROR)}
@@ -650,14 +640,14 @@ def test_a_dispatcher_is_one_group_with_the_handlers_of_its_table(tmp_path: Path
     the handler returns: a reader of the dispatcher meets the error shape of ``_do_read``,
     which is held (its error is read out of another dict). The dispatcher's own literal
     must stay with it, and so must ``_do_list``, which the same readers may reach."""
-    root = _project(
+    root = write_package_project(
         tmp_path, {"pkg/flows.py": DISPATCHED, "tests/test_flows.py": READS_THE_DISPATCHER}
     )
     result = diff_project(root)
     held = result.facts.get(ErrorFacts).held_functions
     assert {"manage_flows", "manage_flows_directly", "_do_read", "_do_list"} <= held
     assert changed_names(result) == []
-    _apply_and_test(root, result)
+    apply_and_run_tests(root, result)
 
 
 def test_a_table_of_anything_but_functions_dispatches_nothing(tmp_path: Path) -> None:
@@ -672,7 +662,7 @@ def test_a_table_of_anything_but_functions_dispatches_nothing(tmp_path: Path) ->
             return {"success": False, "error": f"Unknown action: {action}"}
         return {"success": True, "limit": LIMITS.get(action)}
     """
-    root = _project(tmp_path, {"pkg/limits.py": values})
+    root = write_package_project(tmp_path, {"pkg/limits.py": values})
     result = diff_project(root)
     assert changed_names(result) == ["limits.py"]
 
@@ -704,14 +694,14 @@ def test_an_error_chosen_between_two_texts_migrates_with_the_rest(tmp_path: Path
     """``str(exc.args[0]) if exc.args else str(exc)`` is a message either way: the dict
     migrates like its neighbour. Left alone (it was neither a candidate nor a note), the
     function returned two shapes and the test of the ``KeyError`` branch broke."""
-    root = _project(
+    root = write_package_project(
         tmp_path, {"pkg/sheets.py": CHOSEN_TEXT, "tests/test_sheets.py": READS_THE_SHEET}
     )
     result = diff_project(root)
     text = _new_text(result, "pkg/sheets.py")
     assert "message=str(exc.args[0]) if exc.args else str(exc)" in text
     assert text.count("ErrorDetail(") == 2
-    _apply_and_test(root, result)
+    apply_and_run_tests(root, result)
 
 
 def test_an_error_chosen_between_other_values_holds_the_function(tmp_path: Path) -> None:
@@ -721,12 +711,14 @@ def test_an_error_chosen_between_other_values_holds_the_function(tmp_path: Path)
         "str(exc.args[0]) if exc.args else str(exc)", "exc.args[0] if exc.args else exc.args"
     )
     assert chosen != CHOSEN_TEXT
-    root = _project(tmp_path, {"pkg/sheets.py": chosen, "tests/test_sheets.py": READS_THE_SHEET})
+    root = write_package_project(
+        tmp_path, {"pkg/sheets.py": chosen, "tests/test_sheets.py": READS_THE_SHEET}
+    )
     result = diff_project(root)
     assert changed_names(result) == []
     actions = {action for action, _why in _sites(result, "sheets.py", Kind.ERROR)}
     assert actions == {Action.NOTE, Action.SKIP}
-    _apply_and_test(root, result)
+    apply_and_run_tests(root, result)
 
 
 # -- a coroutine run to its result --------------------------------------------------------------
@@ -775,11 +767,11 @@ def test_a_result_of_asyncio_run_is_read_like_the_coroutines_own(tmp_path: Path)
         "pkg/cli.py": "def run(argv):\n    return 0\n",
         "tests/test_resource.py": READS_THE_RESOURCE,
     }
-    root = _project(tmp_path, files)
+    root = write_package_project(tmp_path, files)
     result = diff_project(root)
     assert changed_names(result) == ["resource.py", "test_resource.py"]
     assert 'parsed["error"]["message"]' in _new_text(result, "tests/test_resource.py")
-    _apply_and_test(root, result)
+    apply_and_run_tests(root, result)
 
 
 # -- an annotated local returned -----------------------------------------------------------------
@@ -824,7 +816,7 @@ def test_an_error_dict_bound_to_an_annotated_local_is_returned(tmp_path: Path) -
     ``result = {...}`` does: it is one of the function's error dicts. Left out, the other
     literal migrated alone and the readers read the new keys off the old shape; counted,
     the key written after it (``did_you_mean``, which a test reads where it is) holds both."""
-    root = _project(
+    root = write_package_project(
         tmp_path,
         {"pkg/scripts.py": ANNOTATED_LOCAL, "tests/test_scripts.py": READS_THE_ANNOTATED_LOCAL},
     )
@@ -832,4 +824,4 @@ def test_an_error_dict_bound_to_an_annotated_local_is_returned(tmp_path: Path) -
     assert changed_names(result) == []
     actions = {action for action, _why in _sites(result, "pkg/scripts.py", Kind.ERROR)}
     assert actions == {Action.NOTE, Action.SKIP}  # the one written to after, the other held
-    _apply_and_test(root, result)
+    apply_and_run_tests(root, result)

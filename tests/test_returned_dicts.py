@@ -10,36 +10,17 @@ tests must still pass.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from projects import changed_names, diff_project, write_project
+from projects import (
+    apply_and_run_tests,
+    changed_names,
+    diff_project,
+    write_package_project,
+)
 
 from unsentinel.core.runner import RunResult
-
-
-def _project(root: Path, files: dict[str, str]) -> Path:
-    write_project(root, files)
-    for package in ("pkg", "tests"):
-        (root / package).mkdir(exist_ok=True)
-        (root / package / "__init__.py").touch()
-    return root
-
-
-def _apply_and_test(root: Path, result: RunResult) -> None:
-    for changed in result.all_results:
-        if changed.new_source is not None:
-            Path(changed.path).write_bytes(changed.new_source)
-    tests = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert tests.returncode == 0, tests.stdout[-3000:]
 
 
 def _held_reasons(result: RunResult) -> set[str]:
@@ -108,20 +89,22 @@ def test_a_returned_dict_whose_key_is_read_holds_its_warnings(
 ) -> None:
     """The test reads the key as the old strings; after a migration its rewrite would read
     ``w["message"]`` off a ``Warning`` object. Held, with the key named."""
-    root = _project(tmp_path, {"pkg/tools.py": producer, "tests/test_tools.py": _reader(key, how)})
+    root = write_package_project(
+        tmp_path, {"pkg/tools.py": producer, "tests/test_tools.py": _reader(key, how)}
+    )
     result = diff_project(root)
     assert changed_names(result) == []
     assert _held_reasons(result) == {
         f'Warning objects would be returned in a dict under "{key}", '
         "whose readers read dumped dicts"
     }
-    _apply_and_test(root, result)
+    apply_and_run_tests(root, result)
 
 
 def test_a_returned_dict_whose_key_nobody_reads_migrates(tmp_path: Path) -> None:
     """Nothing reads ``"warnings"`` back: the dict goes to whoever serializes it, and the
     objects are the structured warnings the migration is for."""
-    root = _project(tmp_path, {"pkg/tools.py": RETURNED_LITERAL})
+    root = write_package_project(tmp_path, {"pkg/tools.py": RETURNED_LITERAL})
     result = diff_project(root)
     assert changed_names(result) == ["tools.py"]
     assert _held_reasons(result) == set()
@@ -159,7 +142,7 @@ def test_dumped_dicts_returned_in_a_dict_are_no_hold(tmp_path: Path) -> None:
     """``{"warnings": data["warnings"]}`` relays what a dumped response held (dicts), as
     its reader (``count_relayed``) reads them: nothing is held for it, and the model's
     field of the same name migrates."""
-    root = _project(tmp_path, {"pkg/relay.py": RELAYED})
+    root = write_package_project(tmp_path, {"pkg/relay.py": RELAYED})
     result = diff_project(root)
     assert _held_reasons(result) == set()
     assert changed_names(result) == ["relay.py"]
