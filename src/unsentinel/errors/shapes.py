@@ -189,12 +189,16 @@ def result_call(value: cst.BaseExpression) -> cst.BaseExpression:
         isinstance(value, cst.Call)
         and isinstance(value.func, cst.Attribute)
         and value.func.attr.value in _COROUTINE_RUNNERS
-        and (value.func.attr.value != "run" or m.matches(value.func.value, m.Name("asyncio")))
+        and (value.func.attr.value != "run" or _is_name(value.func.value, "asyncio"))
         and len(value.args) == 1
         and isinstance(value.args[0].value, (cst.Call, cst.Await))
     ):
         return result_call(value.args[0].value)
     return value
+
+
+def _is_name(node: cst.BaseExpression, name: str) -> bool:
+    return isinstance(node, cst.Name) and node.value == name
 
 
 def status_value(node: cst.BaseExpression) -> int | None:
