@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from ast import literal_eval
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar, cast
 
@@ -131,3 +132,107 @@ class NodeIndex:
                 grouped.setdefault(self.owner_of(node), []).append(node)
             self._by_owner[kind] = grouped
         return cast("list[T]", list(grouped.get(function, [])))  # grouped by ``kind`` above
+
+
+_ASSIGNMENT_KINDS: tuple[type[cst.Assign | cst.AnnAssign | cst.AugAssign], ...] = (
+    cst.Assign,
+    cst.AnnAssign,
+    cst.AugAssign,
+)
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """One target of an assignment statement and the value it is given.
+
+    ``x = y = v`` is two (one per target); an annotation without a value (``x: int``) binds
+    nothing and is none. What the value *means* for a local (text, a call's result, an input
+    field) is each feature's own judgement; this only says what was written where.
+    """
+
+    statement: cst.Assign | cst.AnnAssign | cst.AugAssign
+    target: cst.BaseExpression
+    value: cst.BaseExpression
+
+    @property
+    def augmented(self) -> bool:
+        """``x += v``: the new value combines the old one with ``value``; it is not ``value``."""
+        return isinstance(self.statement, cst.AugAssign)
+
+    @property
+    def name(self) -> str | None:
+        """The local a plain ``name = ...`` binds; None for an unpacking, an attribute or a
+        subscript."""
+        return self.target.value if isinstance(self.target, cst.Name) else None
+
+    @property
+    def names(self) -> list[str]:
+        """Every local the target binds (``a, (b, *c) = ...``: a, b and c)."""
+        return bound_names(self.target)
+
+
+def bound_names(target: cst.BaseExpression) -> list[str]:
+    """The local names a binding target binds: ``x``; ``a, (b, *c)`` -> a, b, c. An attribute
+    or a subscript (``self.x``, ``d[k]``, also inside an unpacking) binds no local."""
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [name for element in target.elements for name in bound_names(element.value)]
+    if isinstance(target, cst.StarredElement):
+        return bound_names(target.value)
+    return []
+
+
+class LocalBindings:
+    """Every assignment directly in a function (nested functions excluded), in source order.
+
+    Several analyses ask what a function's locals were assigned -- the warnings' derived
+    locals, the error dicts' text locals and returned calls -- and each used to walk the
+    three statement kinds itself, each slightly differently. They read this one index and
+    keep only their own judgement of the values. Built per function on first use from the
+    file's :class:`NodeIndex`, so no function body is walked again.
+    """
+
+    def __init__(self, context: RuleContext) -> None:
+        self.index = context.shared(NodeIndex)  # the file's, for the nodes beside assignments
+        self._found: dict[cst.FunctionDef | None, tuple[Assignment, ...]] = {}
+        self._order: dict[cst.CSTNode, int] | None = None
+
+    def of(self, function: cst.FunctionDef | None) -> tuple[Assignment, ...]:
+        """The assignments of ``function`` (None: module level), in source order."""
+        found = self._found.get(function)
+        if found is None:
+            found = self._found[function] = tuple(
+                assignment
+                for statement in self._statements(function)
+                for assignment in _assignments(statement)
+            )
+        return found
+
+    def _statements(
+        self, function: cst.FunctionDef | None
+    ) -> list[cst.Assign | cst.AnnAssign | cst.AugAssign]:
+        by_kind = [self.index.within(kind, function) for kind in _ASSIGNMENT_KINDS]
+        statements = [statement for each in by_kind for statement in each]
+        if sum(1 for each in by_kind if each) > 1:  # each kind is in order; merge them
+            statements.sort(key=self._position)
+        return statements
+
+    def _position(self, node: cst.CSTNode) -> int:
+        """A statement's place in the file: the parent map is in source order. Counted once
+        per file, and only where a function mixes statement kinds."""
+        if self._order is None:
+            self._order = {
+                each: place
+                for place, each in enumerate(self.index.parents)
+                if isinstance(each, _ASSIGNMENT_KINDS)
+            }
+        return self._order[node]
+
+
+def _assignments(statement: cst.Assign | cst.AnnAssign | cst.AugAssign) -> list[Assignment]:
+    if isinstance(statement, cst.Assign):
+        return [Assignment(statement, each.target, statement.value) for each in statement.targets]
+    if statement.value is None:  # ``x: int``, declared only
+        return []
+    return [Assignment(statement, statement.target, statement.value)]

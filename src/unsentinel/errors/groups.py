@@ -17,7 +17,7 @@ import libcst as cst
 from unsentinel.core.defined import DefinedNames, may_be_defined
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.rule import Rule, RuleContext
-from unsentinel.core.syntax import NodeIndex
+from unsentinel.core.syntax import LocalBindings, NodeIndex
 from unsentinel.errors.clients import ClientFinder
 from unsentinel.errors.consumers import ConsumerFinder
 from unsentinel.errors.facts import ErrorFacts, ErrorNotes
@@ -102,6 +102,7 @@ class ErrorGroups:
         migrated (or held) function whose result it reads.
         """
         index = self.context.shared(NodeIndex)
+        bindings = self.context.shared(LocalBindings)
         notes = self.context.shared(ErrorNotes)
         gathered = self.context.facts.get(ErrorFacts)
         held = gathered.held_functions | frozenset(notes.held_functions)
@@ -151,7 +152,7 @@ class ErrorGroups:
                 }
                 notes.returns |= {
                     (reader, callee)
-                    for callee in returned_callees(index, function)
+                    for callee in returned_callees(bindings, function)
                     if callee in MODEL_DUMPS or may_be_defined(self.context.facts, callee)
                 }
             if any_producer:

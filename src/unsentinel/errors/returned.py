@@ -30,20 +30,20 @@ MODEL_DUMPS = frozenset({"model_dump", "asdict", "_asdict"})
 if TYPE_CHECKING:  # the gather facts use the graph below: no LibCST at import
     import libcst as cst
 
-    from unsentinel.core.syntax import NodeIndex
+    from unsentinel.core.syntax import LocalBindings
 
 
-def returned_callees(index: NodeIndex, function: cst.FunctionDef) -> set[str]:
+def returned_callees(bindings: LocalBindings, function: cst.FunctionDef) -> set[str]:
     """The callees whose result ``function`` returns as it is: ``return f(...)``, ``return
     await f(...)``, the body of a returned tuple (``return f(...), 500``), a local that
     holds such a result (``response = f(...)`` ... ``return response``), or the handlers of
     a table it calls through (``return _DISPATCH[action](params)``: errors/dispatch.py)."""
     import libcst as cst
 
-    held_by = _locals_holding_calls(index, function)
-    handlers = _handlers_called(index, function)
+    held_by = _locals_holding_calls(bindings, function)
+    handlers = _handlers_called(bindings, function)
     found: set[str] = set()
-    for node in index.within(cst.Return, function):
+    for node in bindings.index.within(cst.Return, function):
         value = node.value
         if isinstance(value, cst.Tuple) and value.elements:
             value = value.elements[0].value
@@ -55,20 +55,21 @@ def returned_callees(index: NodeIndex, function: cst.FunctionDef) -> set[str]:
 
 
 def _handlers_called(
-    index: NodeIndex, function: cst.FunctionDef
+    bindings: LocalBindings, function: cst.FunctionDef
 ) -> Callable[[cst.BaseExpression | None], set[str]]:
     """What a returned call may run when it calls a handler out of a table: the table read
     in the call itself (``_DISPATCH[action](...)``) or by a local that holds it (``handler
     = _DISPATCH.get(action)`` ... ``handler(...)``)."""
     import libcst as cst
 
-    tables = handler_tables(index)
+    tables = handler_tables(bindings.index)
     picked: dict[str, str] = {}  # local -> the table it holds a handler of
-    for assign in index.within(cst.Assign, function) if tables else ():
-        table = looked_up_table(assign.value)
-        for target in assign.targets if table in tables else ():
-            if isinstance(target.target, cst.Name) and table is not None:
-                picked[target.target.value] = table
+    for assignment in bindings.of(function) if tables else ():
+        if assignment.augmented or assignment.name is None:
+            continue
+        table = looked_up_table(assignment.value)
+        if table in tables:
+            picked[assignment.name] = table
 
     def handlers(value: cst.BaseExpression | None) -> set[str]:
         if isinstance(value, cst.Await):
@@ -82,21 +83,16 @@ def _handlers_called(
     return handlers
 
 
-def _locals_holding_calls(index: NodeIndex, function: cst.FunctionDef) -> dict[str, set[str]]:
+def _locals_holding_calls(
+    bindings: LocalBindings, function: cst.FunctionDef
+) -> dict[str, set[str]]:
     """For each local assigned a call's result in ``function``, the callees: any one of
     them may be what a later ``return name`` hands back."""
-    import libcst as cst
-
     found: dict[str, set[str]] = {}
-    for node in index.within(cst.Assign, function):
-        callees = _called(node.value)
-        for target in node.targets if callees else ():
-            if isinstance(target.target, cst.Name):
-                found.setdefault(target.target.value, set()).update(callees)
-    for annotated in index.within(cst.AnnAssign, function):
-        callees = _called(annotated.value) if annotated.value is not None else set()
-        if callees and isinstance(annotated.target, cst.Name):
-            found.setdefault(annotated.target.value, set()).update(callees)
+    for assignment in bindings.of(function):
+        callees = set() if assignment.augmented else _called(assignment.value)
+        if callees and assignment.name is not None:
+            found.setdefault(assignment.name, set()).update(callees)
     return found
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 import libcst as cst
 import libcst.matchers as m
 
-from unsentinel.core.syntax import NodeIndex
+from unsentinel.core.syntax import Assignment, LocalBindings, bound_names
 from unsentinel.errors.shapes import TRANSLATORS, call_name
 
 _TEXT_CALLS = m.Name("str") | m.Name("repr")
@@ -51,8 +51,9 @@ def _is_text_call(call: cst.Call) -> bool:
 class TextLocals:
     """Which locals of a function are bound to text by every binding they have."""
 
-    def __init__(self, index: NodeIndex) -> None:
-        self._index = index
+    def __init__(self, bindings: LocalBindings) -> None:
+        self._bindings = bindings
+        self._index = bindings.index
         self._cache: dict[cst.FunctionDef, frozenset[str]] = {}
 
     def holds_text(self, name: str, function: cst.FunctionDef | None) -> bool:
@@ -65,15 +66,11 @@ class TextLocals:
     def _text_names(self, function: cst.FunctionDef) -> frozenset[str]:
         text: set[str] = set()
         other: set[str] = set()
-        for assign in self._index.within(cst.Assign, function):
-            for target in assign.targets:
-                _sort(target.target, assign.value, text, other)
-        for annotated in self._index.within(cst.AnnAssign, function):
-            if annotated.value is not None:
-                _sort(annotated.target, annotated.value, text, other)
-        for augmented in self._index.within(cst.AugAssign, function):
-            keeps_text = isinstance(augmented.operator, cst.AddAssign)
-            _sort(augmented.target, augmented.value if keeps_text else None, text, other)
+        for assignment in self._bindings.of(function):
+            if assignment.name is not None and _keeps_text(assignment):
+                text.add(assignment.name)
+            else:  # an unpacked element, or a value that is no text
+                other.update(assignment.names)
         other.update(self._other_bindings(function))
         return frozenset(text - other)
 
@@ -92,7 +89,7 @@ class TextLocals:
             if handler.name is not None:
                 targets.append(handler.name.name)
         for target in targets:
-            _sort(target, None, set(), names)
+            names.update(bound_names(target))
         scoped: list[cst.Global | cst.Nonlocal] = [*self._index.within(cst.Global, function)]
         scoped += self._index.within(cst.Nonlocal, function)
         for statement in scoped:
@@ -100,17 +97,12 @@ class TextLocals:
         return names
 
 
-def _sort(
-    target: cst.BaseExpression, value: cst.BaseExpression | None, text: set[str], other: set[str]
-) -> None:
-    """Put the names ``target`` binds into ``text`` (bound to text) or ``other``."""
-    if isinstance(target, cst.Name):
-        (text if value is not None and is_text(value) else other).add(target.value)
-    elif isinstance(target, (cst.Tuple, cst.List)):
-        for element in target.elements:
-            _sort(element.value, None, text, other)
-    elif isinstance(target, cst.StarredElement):
-        _sort(target.value, None, text, other)
+def _keeps_text(assignment: Assignment) -> bool:
+    """``x = f"..."`` and ``x += "..."`` leave text in ``x``; ``x *= 2`` is no message."""
+    statement = assignment.statement
+    if isinstance(statement, cst.AugAssign) and not isinstance(statement.operator, cst.AddAssign):
+        return False
+    return is_text(assignment.value)
 
 
 def text_bound_before(

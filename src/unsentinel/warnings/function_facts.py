@@ -16,7 +16,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from unsentinel.core.rule import RuleContext
-from unsentinel.core.syntax import NodeIndex
+from unsentinel.core.syntax import LocalBindings, NodeIndex
 
 ContainerOf = Callable[[cst.BaseExpression, "FunctionFacts", cst.CSTNode], "str | None"]
 """The input field path an iterable denotes at a loop (None: not an input list)."""
@@ -99,16 +99,13 @@ def collect_body(
     facts: FunctionFacts, index: NodeIndex, context: RuleContext, container_of: ContainerOf
 ) -> None:
     """Single-name assignments and loops over inputs, directly in one function."""
-    for assign in index.within(cst.Assign, facts.node):
-        _record_assign(facts, assign)
-    for annotated in index.within(cst.AnnAssign, facts.node):
-        if isinstance(annotated.target, cst.Name) and annotated.value is not None:
-            facts.assignments.setdefault(annotated.target.value, []).append(annotated.value)
-            facts.bind(annotated.target.value, Binding(annotated.value))
-    for augmented in index.within(cst.AugAssign, facts.node):
-        if isinstance(augmented.target, cst.Name):
-            facts.assignments.setdefault(augmented.target.value, []).append(augmented.value)
-            facts.bind(augmented.target.value, Binding(None))  # ``x += y`` is not ``y``
+    for assignment in context.shared(LocalBindings).of(facts.node):
+        name = assignment.name
+        if not assignment.augmented:
+            _record_target(facts, assignment.target, assignment.value)
+        elif name is not None:
+            facts.assignments.setdefault(name, []).append(assignment.value)
+            facts.bind(name, Binding(None))  # ``x += y`` is not ``y``
     for walrus in index.within(cst.NamedExpr, facts.node):
         if isinstance(walrus.target, cst.Name):  # ``(license := project.get("license"))``
             facts.bind(walrus.target.value, Binding(walrus.value))
@@ -123,11 +120,6 @@ def collect_body(
     for node, target, iterable in loops:
         _record_loop(facts, node, target, iterable, container_of)
         _bind_loop_target(facts, target, iterable)
-
-
-def _record_assign(facts: FunctionFacts, node: cst.Assign) -> None:
-    for target in node.targets:
-        _record_target(facts, target.target, node.value)
 
 
 def _record_target(

@@ -15,7 +15,7 @@ import libcst as cst
 from unsentinel.core.layout import expression_code
 from unsentinel.core.model import Action, Inferred, Kind
 from unsentinel.core.rule import Example, Rule, RuleContext
-from unsentinel.core.syntax import NodeIndex, string_key
+from unsentinel.core.syntax import LocalBindings, string_key
 from unsentinel.errors import build, dict_comments
 from unsentinel.errors.detect import ERROR_DICT
 from unsentinel.errors.facts import ErrorNotes
@@ -457,7 +457,7 @@ class ErrorDict(Rule):
         self._groups = ErrorGroups(self, context)
         self._target = Target(context)
         self._lookalikes = LookalikeNotes(self, context, self._groups)
-        self._text = TextLocals(context.shared(NodeIndex))
+        self._text = TextLocals(context.shared(LocalBindings))
 
     # -- producers ----------------------------------------------------------------------
     def visit_Dict(self, node: cst.Dict) -> None:
