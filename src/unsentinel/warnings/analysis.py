@@ -21,6 +21,7 @@ from unsentinel.core.syntax import NodeIndex, annotation_name, last_name, string
 from unsentinel.warnings.caller_names import CallerNames
 from unsentinel.warnings.function_facts import FunctionFacts, collect_body, gathered_pairs
 from unsentinel.warnings.guards import guarding_condition
+from unsentinel.warnings.input_leaves import InputLeaves
 from unsentinel.warnings.input_paths import InputPaths
 from unsentinel.warnings.module_names import target_names, warnings_module_names
 from unsentinel.warnings.settings import warning_settings
@@ -49,6 +50,7 @@ class FileAnalysis:
         self._functions: dict[cst.FunctionDef, FunctionFacts] = {}
         self.index = context.shared(NodeIndex)
         self.paths = InputPaths(context, self.index)
+        self.leaves = InputLeaves(context, self.index, self.paths)
         self.caller_names = CallerNames(self)
 
     # -- warnings lists ---------------------------------------------------------------
@@ -146,7 +148,7 @@ class FileAnalysis:
         collect_body(facts, self.index, self.context, self.paths.loop_container)
         return facts
 
-    # -- what the parts of a function denote (input_paths.py, guards.py) ----------------
+    # -- what the parts of a function denote (input_paths.py, input_leaves.py, guards.py) -
     def input_path(
         self, expr: cst.BaseExpression, facts: FunctionFacts, site: cst.CSTNode
     ) -> tuple[str | None, bool]:
@@ -164,7 +166,7 @@ class FileAnalysis:
 
     def known_leaves(self, facts: FunctionFacts, site: cst.CSTNode) -> dict[str, str]:
         """Names a message may mention literally, mapped to the field path they denote."""
-        leaves = self.paths.known_leaves(facts, site)
+        leaves = self.leaves.known_leaves(facts, site)
         return {leaf: self.caller_names.rename(path, facts) for leaf, path in leaves.items()}
 
     def guarding_condition(self, node: cst.CSTNode) -> cst.BaseExpression | None:

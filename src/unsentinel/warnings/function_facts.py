@@ -35,8 +35,8 @@ class Loop:
 
 @dataclass
 class LeafTable:
-    """A function's chains for :meth:`InputPaths.known_leaves
-    <unsentinel.warnings.input_paths.InputPaths.known_leaves>`, sorted out once.
+    """A function's chains for :meth:`InputLeaves.known_leaves
+    <unsentinel.warnings.input_leaves.InputLeaves.known_leaves>`, sorted out once.
 
     A chain rooted in an input or a container means the same field wherever the warning is
     (``static``: leaf -> path, and the chain's position); one rooted in a loop variable

@@ -3,22 +3,22 @@
 A warning's ``field_path`` names the input it is about. Parameters are sorted into inputs,
 containers of inputs (``request``, a model) and plumbing (``self``, ``db``); an expression
 is then followed through containers, loops over input lists (with their ``enumerate``
-index) and locals derived from one input, and the message's own words are matched to the
-fields the function mentions (:meth:`InputPaths.known_leaves`).
+index) and locals derived from one input. Which of those fields a message's own words
+name is ``input_leaves.py``'s question.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 import libcst as cst
 
 from unsentinel.core.rule import RuleContext
-from unsentinel.core.syntax import NodeIndex, annotation_name, dotted, last_name, string_value
+from unsentinel.core.syntax import NodeIndex, annotation_name
 from unsentinel.warnings.facts import WarningFacts
-from unsentinel.warnings.function_facts import Binding, FunctionFacts, LeafTable, Loop
+from unsentinel.warnings.function_facts import Binding, FunctionFacts, Loop
 from unsentinel.warnings.inference.derived import derivation_sources, element_sources
+from unsentinel.warnings.input_leaves import get_key, outer_chains
 from unsentinel.warnings.loop_index import LoopIndexes
 
 # Parameters that are plumbing, not user input.
@@ -108,7 +108,7 @@ class InputPaths:
                 isinstance(func, cst.Attribute)
                 and isinstance(func.value, cst.Name)
                 and func.value.value == name
-                and _get_key(call) is not None
+                and get_key(call) is not None
             ):
                 return True
         return False
@@ -177,7 +177,7 @@ class InputPaths:
             return None
         if func.attr.value in _CONTENT_VIEWS and not call.args:
             return self._resolve(func.value, facts, site)
-        key = _get_key(call)
+        key = get_key(call)
         if key is None:
             return None
         return self._resolve(cst.Attribute(value=func.value, attr=cst.Name(key)), facts, site)
@@ -280,133 +280,12 @@ class InputPaths:
         where ``(language or "").strip()`` is still the language."""
         paths: list[str] = []
         lost_any = False
-        for chain in _outer_chains(expr):
+        for chain in outer_chains(expr):
             resolved = self._resolve(chain, facts, site)
             if resolved is not None and not (whole and resolved.element):
                 paths.append(resolved.path)
                 lost_any = lost_any or resolved.lost
         return paths, lost_any
-
-    def known_leaves(self, facts: FunctionFacts, site: cst.CSTNode) -> dict[str, str]:
-        """Names a message may mention literally, mapped to the field path they denote."""
-        leaves: dict[str, str] = {name: name for name in facts.inputs}
-        for container in facts.containers:
-            type_name = annotation_name(facts.params[container].annotation)
-            for field_name in self.context.facts.get(WarningFacts).model_fields.get(type_name, ()):
-                leaves.setdefault(field_name, field_name)
-        table = self._leaf_table(facts)
-        leaves.update(table.static_paths)
-        for position, leaf, chain in table.dynamic:  # in order: the last chain wins
-            path, _ = self.input_path(chain, facts, site)
-            if path is not None and position > table.static_position.get(leaf, -1):
-                leaves[leaf] = path
-        return leaves
-
-    def _leaf_table(self, facts: FunctionFacts) -> LeafTable:
-        if facts.leaf_table is None:
-            static_paths: dict[str, str] = {}
-            static_position: dict[str, int] = {}
-            dynamic: dict[str, tuple[int, str, cst.BaseExpression]] = {}
-            for position, chain in enumerate(self._chains_of(facts)):
-                leaf = last_name(chain)
-                if leaf is None:
-                    continue
-                root = _loop_root(chain, facts)
-                if root is None:
-                    path, _ = self.input_path(chain, facts, chain)
-                    if path is not None:
-                        static_paths[leaf] = path
-                        static_position[leaf] = position
-                    continue
-                if root not in facts.last_loop:
-                    continue  # a local no loop runs over: it names no input anywhere
-                text = dotted(chain) or leaf
-                dynamic.pop(text, None)  # keep insertion order = last position
-                dynamic[text] = (position, leaf, chain)
-            facts.leaf_table = LeafTable(static_paths, static_position, list(dynamic.values()))
-        return facts.leaf_table
-
-    def _chains_of(self, facts: FunctionFacts) -> list[cst.BaseExpression]:
-        """Outermost ``a.b.c`` chains and names directly in a function (cached)."""
-        if facts.chains is None:
-            attributes = [
-                a
-                for a in self.index.within(cst.Attribute, facts.node)
-                if dotted(a) is not None and not isinstance(self.context.parent(a), cst.Attribute)
-            ]
-            names = [n for n in self.index.within(cst.Name, facts.node) if self._is_chain_name(n)]
-            facts.chains = [*attributes, *names]
-        return facts.chains
-
-    def _is_chain_name(self, name: cst.Name) -> bool:
-        parent = self.context.parent(name)
-        if isinstance(parent, cst.Attribute):
-            return False  # part of a longer chain (or an attribute name)
-        if isinstance(parent, cst.Arg) and parent.keyword is name:
-            return False
-        return not (isinstance(parent, cst.Subscript) and parent.value is name)  # a record
-
-
-def _loop_root(expr: cst.BaseExpression, facts: FunctionFacts) -> str | None:
-    """The name whose loop resolving ``expr`` asks about (see ``InputPaths._resolve``);
-    None when the answer does not depend on where the warning is."""
-    if isinstance(expr, cst.Name):
-        return None if expr.value in facts.inputs else expr.value
-    if isinstance(expr, cst.Attribute):
-        base = expr.value
-        if isinstance(base, cst.Name) and base.value in facts.containers:
-            return None
-        return _loop_root(base, facts)
-    return None
-
-
-def _outer_chains(node: cst.CSTNode) -> Iterator[cst.BaseExpression]:
-    """Maximal ``a.b.c`` chains and bare names inside ``node``, in source order."""
-    found: list[cst.BaseExpression] = []
-
-    class _Chains(cst.CSTVisitor):
-        def visit_Attribute(self, attribute: cst.Attribute) -> bool:
-            if dotted(attribute) is not None:
-                found.append(attribute)
-                return False
-            return True
-
-        def visit_Subscript(self, subscript: cst.Subscript) -> bool:
-            # ``mo["order_no"]`` reads a record: the record is state, not an input value.
-            if isinstance(subscript.value, cst.Name):
-                for element in subscript.slice:
-                    element.visit(self)
-                return False
-            return True
-
-        def visit_Name(self, name: cst.Name) -> None:
-            found.append(name)
-
-        def visit_Call(self, call: cst.Call) -> bool:
-            # A method is never a field path: ``url.split("/")`` shows ``url``, and
-            # ``criteria.get("excludeChats")`` reads the field ``criteria.excludeChats``.
-            if not isinstance(call.func, cst.Attribute):
-                return True
-            receiver, key = call.func.value, _get_key(call)
-            if key is not None and dotted(receiver) is not None:
-                found.append(cst.Attribute(value=receiver, attr=cst.Name(key)))
-            else:
-                receiver.visit(self)
-            for arg in call.args:
-                arg.visit(self)
-            return False
-
-        def visit_Arg(self, arg: cst.Arg) -> bool:
-            if arg.keyword is not None:
-                arg.value.visit(self)
-                return False
-            return True
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return False
-
-    node.visit(_Chains())
-    return iter(found)
 
 
 def _asks_plumbing(value: cst.BaseExpression, facts: FunctionFacts) -> bool:
@@ -432,13 +311,3 @@ def _is_literal(value: cst.BaseExpression) -> bool:
     if isinstance(value, cst.Name):
         return value.value in ("None", "True", "False")
     return isinstance(value, (cst.SimpleString, cst.Integer, cst.Float, cst.ConcatenatedString))
-
-
-def _get_key(call: cst.Call) -> str | None:
-    """``"key"`` of ``x.get("key")`` / ``x.get("key", default)`` when it is an identifier."""
-    func = call.func
-    if not (isinstance(func, cst.Attribute) and func.attr.value == "get" and call.args):
-        return None
-    first = call.args[0].value
-    value = string_value(first) if isinstance(first, cst.SimpleString) else None
-    return value if isinstance(value, str) and value.isidentifier() else None
