@@ -1478,6 +1478,52 @@ def test_a_list_grown_under_a_key_migrates_with_its_group(tmp_path: Path) -> Non
     assert {s.action for s in _warning_sites(result, "items.py")} <= {Action.REWRITE, Action.REVIEW}
 
 
+def test_a_list_extended_under_a_key_with_plus_equals_is_a_producer(tmp_path: Path) -> None:
+    """``result["warnings"] += ["..."]`` grows the list under the key as ``.extend([...])``
+    does: its strings are warnings like any appended to it (poetry's ``check`` builds its
+    report so; before, the site was not found at all)."""
+    check = """
+        def check(locked: bool) -> dict[str, list[str]]:
+            result: dict[str, list[str]] = {"errors": [], "warnings": []}
+            if not locked:
+                result["warnings"] += ["poetry.lock was not found."]
+            result["warnings"].append("Lock file is old.")
+            return result
+    """
+    result = diff_project(write_project(tmp_path, {"check.py": check}))
+    new = new_text(result, "check.py")
+    assert new is not None
+    assert 'result["warnings"] += [Warning(' in new
+    assert 'message="poetry.lock was not found."' in new
+    assert len(_warning_sites(result, "check.py")) == 2
+
+
+def test_a_list_extended_under_a_key_meets_a_tests_stand_in(tmp_path: Path) -> None:
+    """A ``+=`` under a key records its objects as ``.append`` does: where a test passes the
+    same key's entries as dumped dicts, the group is held as a whole."""
+    security = """
+        def add_public_endpoint_warning(response: dict) -> dict:
+            if "alb_url" in response:
+                response["warnings"] = response.get("warnings", [])
+                response["warnings"] += ["WARNING: this URL is publicly accessible."]
+            return response
+    """
+    test = """
+        from security import add_public_endpoint_warning
+
+        def test_warning_added():
+            data = {"alb_url": "http://x", "warnings": ["Existing warning"]}
+            result = add_public_endpoint_warning(data)
+            assert "Existing warning" in result["warnings"]
+    """
+    result = diff_project(
+        write_project(tmp_path, {"security.py": security, "test_security.py": test})
+    )
+    assert new_text(result, "security.py") is None
+    held = _warning_sites(result, "security.py")
+    assert held and {s.action for s in held} == {Action.SKIP}
+
+
 def test_a_builtin_called_by_name_is_no_helper_whatever_method_shares_its_name(
     tmp_path: Path,
 ) -> None:

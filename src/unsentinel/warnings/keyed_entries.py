@@ -27,10 +27,13 @@ Parent = Callable[[cst.CSTNode], cst.CSTNode | None]
 
 
 def record_appended(
-    carriers: FileCarriers, node: cst.Call, base: cst.Subscript, keyed: tuple[KeyCarrier, ...]
+    carriers: FileCarriers,
+    node: cst.Call | cst.AugAssign,
+    base: cst.Subscript,
+    keyed: tuple[KeyCarrier, ...],
 ) -> None:
-    """``view["warnings"].append(f"...")``: the lists under ``keyed`` get objects, in the
-    dict ``view`` when it is a parameter."""
+    """``view["warnings"].append(f"...")`` (or ``+= [...]``): the lists under ``keyed`` get
+    objects, in the dict ``view`` when it is a parameter."""
     function = carriers.analysis.enclosing_function(node)
     params = _appended_params(carriers.analysis, base.value, function)
     _record(carriers, node, keyed, params, dumped=False)

@@ -271,10 +271,23 @@ class WarningProducer(WarningRewriter):
         self.carriers.block(node, self.carriers.of(node.value), why)
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        if isinstance(node.operator, cst.AddAssign) and self.analysis.is_warning_list(node.target):
-            if holds_text(self.carriers, node.target, node.value):
+        if not isinstance(node.operator, cst.AddAssign):
+            return
+        target = node.target
+        if self.analysis.is_warning_list(target):
+            if holds_text(self.carriers, target, node.value):
                 return
-            self._sink(self.carriers.of(node.target), node.value)
+            self._sink(self.carriers.of(target), node.value)
+        elif isinstance(target, cst.Subscript):
+            self._extended_under_a_key(node, target)
+
+    def _extended_under_a_key(self, node: cst.AugAssign, target: cst.Subscript) -> None:
+        """``result["errors"] += ["poetry.lock was not found."]`` grows the list under the
+        key as ``result["errors"].extend([...])`` does (:meth:`_added_to_a_key`)."""
+        keyed = tuple(c for c in self.carriers.of(target) if isinstance(c, KeyCarrier))
+        if keyed and not holds_text(self.carriers, target, node.value):
+            self._sink(keyed, node.value)
+            record_appended(self.carriers, node, target, keyed)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         lists = [t.target for t in node.targets if self.analysis.is_warning_list(t.target)]
