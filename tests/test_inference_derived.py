@@ -6,6 +6,8 @@ list is a loop over the list; two inputs feeding one local tie, and name neither
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import libcst as cst
 import pytest
 
@@ -374,3 +376,44 @@ def test_a_tested_input_the_message_says_only_in_part_does_not_win() -> None:
         [], ["order_number"], ["generate_serial_numbers"], text="needs a serial-tracked product"
     )
     assert found.value == "order_number"
+
+
+def test_a_named_input_whose_part_the_condition_tests_points_at_the_part() -> None:
+    """ "[section.timeout] must be a number" under a test of ``section.timeout``."""
+    found = infer_field_path(
+        ["section"], [], ["section.timeout"], text="[section.timeout] must be a number"
+    )
+    assert (found.value, found.confidence) == ("section.timeout", Confidence.LOW)
+    assert found.reason.startswith("named and guarding")
+
+
+def test_of_several_tested_parts_of_a_named_input_only_a_said_one_wins() -> None:
+    both = ["section.timeout", "section.retries"]
+    said = infer_field_path(["section"], [], both, text="[section] retries must be positive")
+    assert said.value == "section.retries"
+    unsaid = infer_field_path(["section"], [], both, text="[section] is inconsistent")
+    assert unsaid.value == "section"
+
+
+CONFIG_CHECK = """
+def check_section(section: dict, report: dict[str, list[str]]) -> None:
+    if (timeout := section.get("timeout")) is not None:
+        if not isinstance(timeout, int):
+            report["warnings"].append("[section.timeout] must be whole seconds.")
+    for mirror in section.get("mirrors", []):
+        if mirror.startswith("http://"):
+            report["warnings"].append("Plain-HTTP mirrors in [section] are deprecated.")
+"""
+
+
+def test_a_config_section_named_in_the_message_points_at_the_key_tested(tmp_path: Path) -> None:
+    """A mapping the function reads by key, named by the message: the key its condition
+    tests is the field, and an item of a list under a key gets its index."""
+    from unsentinel.output.plan import plan_document
+
+    root = tmp_path
+    (root / "pyproject.toml").write_text('[tool.unsentinel]\nwarning-list-names = ["warnings"]\n')
+    (root / "m.py").write_text(CONFIG_CHECK)
+    result = run([root], load_config((root,)), Mode.PLAN)
+    paths = [site["field_path"] for site in plan_document(result.results)["sites"]]
+    assert paths == ["section.timeout", "section.mirrors[{i}]"]

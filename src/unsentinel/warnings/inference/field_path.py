@@ -184,8 +184,10 @@ def _pick(
             if subject in through_element:  # the call between the two could hand out anything
                 return Inferred.low(subject, f"{reason} through one element a call made from it")
             return Inferred.high(subject, reason)
-        return _said_and_tested(faulty, [subject], spoken) or Inferred.low(
-            subject, f"named: the message names the input {subject!r}"
+        return (
+            _part_tested(subject, guarding, spoken)
+            or _said_and_tested(faulty, [subject], spoken)
+            or Inferred.low(subject, f"named: the message names the input {subject!r}")
         )
     if interpolated:
         tested = [path for path in interpolated if path in guarding]
@@ -213,6 +215,22 @@ def _pick(
         picked = ", ".join(repr(path) for path in guarding)
         return Inferred.low(None, f"case: the condition only picks a case of {picked}")
     return Inferred.low(None, "fallback: no input in the message or its condition")
+
+
+def _part_tested(subject: str, guarding: list[str], spoken: set[str]) -> Inferred | None:
+    """The message names an input, the condition tests a part of it: under ``if not
+    isinstance(timeout, int):`` (``timeout := section.get("timeout")``), "[section.timeout]
+    must be a number" is about ``section.timeout``, and inside ``for m in
+    section.get("mirrors", [])`` about ``section.mirrors[{i}]``. The two signals agree and
+    the condition's path is the more precise. Of several parts, the one the message says
+    in part; otherwise none. Low: the name is the message's, the part the condition's."""
+    parts = [path for path in guarding if _unindexed(path).startswith(subject + ".")]
+    if len(parts) > 1:
+        parts = [path for path in parts if _name_parts(path) & spoken]
+    if len(parts) != 1:
+        return None
+    reason = f"named and guarding: the message names {subject!r}, the condition tests its part"
+    return Inferred.low(parts[0], f"{reason} {parts[0]!r}")
 
 
 def _said_and_tested(faulty: list[str], shown: list[str], spoken: set[str]) -> Inferred | None:
