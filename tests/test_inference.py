@@ -358,12 +358,12 @@ def test_field_path_without_a_loop_index_is_flagged() -> None:
         ),
         pytest.param(
             "Java requires code_unit (the package name).",
-            "required_code_unit",
+            "code_unit_required",
             id="one field and a condition: whose rule it is dropped",
         ),
         pytest.param(
             "Python requires code_unit (the module path).",
-            "required_code_unit",
+            "code_unit_required",
             id="the same situation for another runtime",
         ),
         pytest.param(
@@ -452,8 +452,8 @@ def test_one_rule_stated_for_two_runtimes_is_one_situation() -> None:
         Template("Java requires method_name.", ""),
     ]
     codes, _values = assign_codes(templates)
-    assert codes[templates[0].text] == codes[templates[1].text] == "REQUIRED_CODE_UNIT"
-    assert codes[templates[2].text] == "REQUIRED_METHOD_NAME"
+    assert codes[templates[0].text] == codes[templates[1].text] == "CODE_UNIT_REQUIRED"
+    assert codes[templates[2].text] == "METHOD_NAME_REQUIRED"
 
 
 def test_code_assignment_is_deterministic_and_keeps_human_names() -> None:

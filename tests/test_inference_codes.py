@@ -34,6 +34,27 @@ from unsentinel.warnings.inference.code import (
         pytest.param("Label {} longer than 32 characters", "label_too_long", id="longer than"),
         pytest.param("{}: title exceeds 64 characters", "title_too_long", id="exceeds a length"),
         pytest.param("API_TOKEN environment variable is required", "api_token_required", id="env"),
+        pytest.param("Invalid depot code {}", "depot_code_invalid", id="subject, then condition"),
+        pytest.param("Missing label for crate {}", "label_crate_missing", id="missing moves"),
+        pytest.param(
+            "Unknown carrier zone {} in tariff {} table", "carrier_zone_tariff_unknown", id="kept"
+        ),
+        pytest.param("Not enough pallets", "not_enough_pallets", id="a negation stays"),
+        pytest.param("Already shipped: {}", "already_shipped", id="already stays"),
+        pytest.param(
+            "HUB_URL is required when relay mode is on", "hub_url_required", id="when clause"
+        ),
+        pytest.param(
+            "Crate {} is blocked because customs hold it", "crate_blocked", id="because clause"
+        ),
+        pytest.param(
+            "Weight must be positive if declared", "weight_positive_declared", id="no condition"
+        ),
+        pytest.param(
+            "Scanner is not paired or not charged",
+            "scanner_not_paired_charged",
+            id="a repeated word",
+        ),
     ],
 )
 def test_filler_words_and_idioms_leave_the_situation(template: str, slug: str) -> None:
@@ -97,3 +118,14 @@ def test_an_existing_code_wins_even_when_the_slug_lost_a_filler_word() -> None:
 def test_situation_key_ignores_order_plural_and_filler() -> None:
     assert situation_key(["positive_quantities_got"]) == situation_key(["quantity", "positive"])
     assert situation_key(["address_missing"]) != situation_key(["address_invalid"])
+
+
+def test_one_setting_required_for_different_features_is_one_situation() -> None:
+    """What needs the setting says when it is required, not what is wrong."""
+    templates = [
+        Template("HUB_URL is required when relay mode is on.", ""),
+        Template("HUB_URL is required if tracking is enabled.", ""),
+    ]
+    codes, values = assign_codes(templates)
+    assert set(codes.values()) == {"HUB_URL_REQUIRED"}
+    assert values == {"HUB_URL_REQUIRED": "hub_url_required"}

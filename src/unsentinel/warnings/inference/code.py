@@ -26,6 +26,7 @@ from unsentinel.warnings.inference.code_words import (
     IRREGULAR_PARTICIPLES,
     NEGATIONS,
     STOP_WORDS,
+    TRAILING_CONDITIONS,
 )
 from unsentinel.warnings.settings import warning_settings
 
@@ -50,6 +51,8 @@ _PARENTHETICAL = re.compile(r"\([^()]*\)")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|\s[-–—]\s|:\s")
 _SENTENCE = re.compile(r"[.!?](?:\s|$)")
+# Where a main clause ends and one that says when or why it holds begins.
+_SUBORDINATE = re.compile(r"\b(?:when|whenever|if|unless|because|since|while)\b", re.IGNORECASE)
 
 
 def slug_words(template: str, nouns: frozenset[str] = GENERIC_ENTITY_NOUNS) -> list[str]:
@@ -66,11 +69,37 @@ def _slug_and_whose(template: str, nouns: frozenset[str]) -> tuple[list[str], se
     it is: never a difference between two situations)."""
     text = _PARENTHETICAL.sub(" ", _PLACEHOLDER.sub(" ", _plain_idioms(template)))
     for clause in _SENTENCE_END.split(text):
-        words = _absent_subject(clause, _meaningful(clause, nouns))
+        words = _clause_words(clause, nouns)
         if len(words) >= 2:
             kept = _from_field_or_condition(words)
-            return _keep_condition(kept), set(words[: len(words) - len(kept)])
+            return _subject_first(_keep_condition(kept)), set(words[: len(words) - len(kept)])
     return _meaningful(text, nouns) or ["warning"], set()
+
+
+def _clause_words(clause: str, nouns: frozenset[str]) -> list[str]:
+    """A clause's meaningful words, up to the end of its main clause: "DBT_PATH is required
+    when the CLI is used" is the situation ``dbt_path_required`` whatever needs it -- the
+    condition said, a ``when``/``if``/``because`` clause after it only says when it holds.
+    A repeated word says nothing new ("not running or not reachable")."""
+    words = _absent_subject(clause, _meaningful(clause, nouns))
+    main = _SUBORDINATE.split(clause, maxsplit=1)[0]
+    if main != clause:
+        head = _absent_subject(main, _meaningful(main, nouns))
+        if len(head) >= 2 and condition_word(head) is not None:
+            words = head
+    return list(dict.fromkeys(words))
+
+
+def _subject_first(words: list[str]) -> list[str]:
+    """Subject, then condition: "Invalid region format" is ``region_format_invalid``, as a
+    person names it (``MISSING_TITLE`` reads as an action). Only a condition that reads
+    after its subject moves (``invalid``, ``missing``, ``required`` ...); a negation or
+    ``already`` keeps its place ("no stock moved", "already completed"). The condition stays
+    within the words a slug keeps."""
+    if len(words) < 2 or words[0] not in TRAILING_CONDITIONS:
+        return words
+    head = words[1:MAX_WORDS]
+    return [*head, words[0], *words[MAX_WORDS:]]
 
 
 def _happened(word: str) -> bool:
@@ -89,7 +118,7 @@ def situation_words(template: str, nouns: frozenset[str] = GENERIC_ENTITY_NOUNS)
     must be positive" and "Invalid value: must be a number" are two."""
     text = _PARENTHETICAL.sub(" ", _PLACEHOLDER.sub(" ", _plain_idioms(template)))
     for sentence in _SENTENCE.split(text):
-        words = _absent_subject(sentence, _meaningful(sentence, nouns))
+        words = _clause_words(sentence, nouns)
         if len(words) >= 2:
             return _from_field_or_condition(words)
     return _slug_and_whose(template, nouns)[0]

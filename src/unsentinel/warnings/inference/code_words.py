@@ -211,3 +211,35 @@ CONDITION_WORDS = frozenset(
         "shouldnt",
     ]
 )
+
+# Conditions that read after their subject in a code: ``REGION_INVALID``, ``TITLE_MISSING``.
+# A message that opens with one ("Invalid region", "Missing title") has it moved behind the
+# subject. Negations and ``already``, ``too`` stay where the message has them.
+TRAILING_CONDITIONS = frozenset(
+    [
+        "invalid",
+        "missing",
+        "unknown",
+        "duplicate",
+        "duplicated",
+        "failed",
+        "empty",
+        "required",
+        "deprecated",
+        "unsupported",
+        "unrecognized",
+        "unrecognised",
+        "ambiguous",
+        "inconsistent",
+        "unreachable",
+        "undefined",
+        "expired",
+        "disabled",
+        "ignored",
+        "skipped",
+        "truncated",
+        "capped",
+        "blocked",
+        "negative",
+    ]
+)

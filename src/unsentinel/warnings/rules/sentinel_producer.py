@@ -150,7 +150,7 @@ class SentinelWarningProducer(WarningProducer):
                             severity="blocking",
                             message=f"unknown sales_order_row_id={row.sales_order_row_id}",
                             field_path=f"rows[{i}].sales_order_row_id",
-                            code=warning_codes.UNKNOWN_SALES_ORDER_ROW_ID,
+                            code=warning_codes.SALES_ORDER_ROW_ID_UNKNOWN,
                         ))
             """,
             id="literal prefix in a loop: the field path carries the index",
