@@ -369,12 +369,26 @@ class WarningProducer(WarningRewriter):
         elif isinstance(expr, cst.BooleanOperation) and isinstance(expr.operator, cst.Or):
             self._elements(expr.left, single=single)  # ``warnings or ["default"]``: both
             self._elements(expr.right, single=single)
+        elif not single and isinstance(expr, cst.BinaryOperation):
+            self._joined(expr)
         elif single:
             self._candidate(expr)
         else:
             self.helpers.record_call(expr, WarningShape.LIST)
             if not (isinstance(expr, cst.Call) and last_name(expr.func) in NOT_HELPERS):
                 self._unless_known(expr)  # ``warnings += extra``: what is in ``extra``?
+
+    def _joined(self, expr: cst.BinaryOperation) -> None:
+        """``warnings + ["only the first 100 are shown"]``: a list joined to a list holds the
+        items of both, so the literal's strings are producers of the group like those of
+        ``warnings or ["default"]`` (before, the sum was a value of unknown type and held
+        the group). Any other operator makes something else of a list."""
+        if isinstance(expr.operator, cst.Add):
+            self._elements(expr.left)
+            self._elements(expr.right)
+        else:
+            self.helpers.record_call(expr, WarningShape.LIST)
+            self._unless_known(expr)
 
     def _candidate(self, expr: cst.BaseExpression) -> None:
         if isinstance(expr, cst.IfExp):
