@@ -40,27 +40,29 @@ FIGURES = Path(__file__).parent.parent / "benchmarks" / "inference_figures.json"
 # of a local (tuple unpacking, reassignment, loops over computed values), plumbing's answers
 # as state, a tested input the message says, a helper's parameter under its caller's name;
 # codes from the first sentence, an opening "no" as missing.
-# Raised (2026-11-27, branch infer11, the run of 19b152f): a named input's part the condition
-# tests (a config section's key), keyed lists grown with ``+=``; codes from the main clause.
+# Raised (2026-11-27, branch infer11, the run of ee0a7bd): a named input's part the condition
+# tests (a config section's key), keyed lists grown with ``+=``; codes from the main clause;
+# a literal joined to a list with ``+`` followed (awslabs-cloudwatch-mcp-server's group
+# migrates: coverage 100 -> 108 tuning sites, 27 -> 28 holdout).
 FLOORS = {
-    ("tuning", "severity", "coverage"): 0.613,  # 100/163
-    ("tuning", "severity", "right"): 94,
+    ("tuning", "severity", "coverage"): 0.662,  # 108/163
+    ("tuning", "severity", "right"): 101,
     ("tuning", "severity", "high_right"): 1.0,  # 36/36
-    ("tuning", "severity", "wrong_low"): 1.0,  # 6/6
-    ("tuning", "field_path", "right"): 73,
-    ("tuning", "field_path", "high_right"): 1.0,  # 14/14
-    ("tuning", "field_path", "wrong_low"): 1.0,  # 27/27
+    ("tuning", "severity", "wrong_low"): 1.0,  # 7/7
+    ("tuning", "field_path", "right"): 75,
+    ("tuning", "field_path", "high_right"): 1.0,  # 15/15
+    ("tuning", "field_path", "wrong_low"): 1.0,  # 33/33
     ("tuning", "code", "right"): 29,
-    ("tuning", "code", "wrong_low"): 1.0,  # 71/71
-    ("holdout", "severity", "coverage"): 0.658,  # 27/41
-    ("holdout", "severity", "right"): 26,
+    ("tuning", "code", "wrong_low"): 1.0,  # 79/79
+    ("holdout", "severity", "coverage"): 0.682,  # 28/41
+    ("holdout", "severity", "right"): 27,
     ("holdout", "severity", "high_right"): 1.0,  # 7/7
     ("holdout", "severity", "wrong_low"): 1.0,  # 1/1
     ("holdout", "field_path", "right"): 18,
     ("holdout", "field_path", "high_right"): 1.0,  # 3/3
-    ("holdout", "field_path", "wrong_low"): 1.0,  # 9/9
+    ("holdout", "field_path", "wrong_low"): 1.0,  # 10/10
     ("holdout", "code", "right"): 5,
-    ("holdout", "code", "wrong_low"): 1.0,  # 22/22
+    ("holdout", "code", "wrong_low"): 1.0,  # 23/23
 }
 
 
