@@ -19,7 +19,7 @@ from unsentinel import registry
 from unsentinel.cli import main
 from unsentinel.core.cache import CACHE_DIR
 from unsentinel.core.cache_codec import FORMAT, FactCodec, decode_result, encode_result
-from unsentinel.core.model import FileResult, Mode
+from unsentinel.core.model import FileResult, Mode, Status
 from unsentinel.core.runner import RunResult
 from unsentinel.registry import load_config, run
 
@@ -90,9 +90,41 @@ def test_a_second_check_is_served_from_the_cache(project: Path) -> None:
     cold = check(project)
     warm = check(project)
     assert cold.cached == 0
-    assert warm.cached == 3  # __init__, orders, clean; the broken file is always recomputed
+    assert warm.cached == 4  # broken.py too: its syntax error is its bytes'
     assert reported(warm) == reported(cold) == reported(check(project, cache=False))
     assert warm.findings == cold.findings > 0
+
+
+def test_a_file_that_does_not_parse_is_served_from_the_cache(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cold = check(project)
+    [broken] = [r for r in cold.results if r.path == "broken.py"]
+    assert broken.status is Status.FAILED and broken.lasting and broken.error
+    monkeypatch.setattr(
+        unsentinel.core.engine.Pipeline,
+        "process",
+        lambda *_args: pytest.fail("a warm check parsed a file again"),
+    )
+    warm = check(project)
+    assert reported(warm) == reported(cold)
+    assert warm.exit_code == cold.exit_code == 2
+
+
+def test_a_failure_by_accident_is_never_served_from_the_cache(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def crash(*_args: object) -> None:
+        raise RuntimeError("out of luck")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(unsentinel.core.engine.Pipeline, "_analysis", crash)
+        crashed = check(project)
+    [orders] = [r for r in crashed.results if r.path.endswith("orders.py")]
+    assert orders.status is Status.FAILED and not orders.lasting
+    again = check(project)
+    assert reported(again) == reported(check(project, cache=False))
+    assert [r.status for r in again.results if r.path.endswith("orders.py")] == [Status.PARSED]
 
 
 def test_an_edited_file_is_checked_again(project: Path) -> None:
@@ -100,7 +132,7 @@ def test_an_edited_file_is_checked_again(project: Path) -> None:
     orders = project / "pkg" / "orders.py"
     orders.write_text(ORDERS.replace("BLOCK: the order is locked.", "the order is locked."))
     edited = check(project)
-    assert edited.cached == 2  # only orders.py changed
+    assert edited.cached == 3  # only orders.py changed
     assert reported(edited) == reported(check(project, cache=False))
     assert not any("locked" in site.message for r in edited.results for site in r.sites)
 
@@ -112,7 +144,7 @@ def test_an_edit_back_to_the_old_text_hits_the_old_entry(project: Path) -> None:
     check(project)
     orders.write_text(ORDERS)
     again = check(project)
-    assert again.cached == 3
+    assert again.cached == 4
     assert reported(again) == reported(first)
 
 
@@ -130,7 +162,7 @@ def test_a_configuration_change_is_never_served_stale(project: Path, overrides: 
     changed = check(project, **overrides)
     assert changed.cached == 0
     assert reported(changed) == reported(check(project, cache=False, **overrides))
-    assert check(project, **overrides).cached == 3  # the new settings have entries of their own
+    assert check(project, **overrides).cached == 4  # the new settings have entries of their own
 
 
 def test_a_pyproject_change_is_never_served_stale(project: Path) -> None:
@@ -148,7 +180,7 @@ def test_an_upgrade_is_never_served_stale(project: Path, monkeypatch: pytest.Mon
     monkeypatch.setattr(unsentinel.core.cache, "tool_version", lambda: "999.0.0")
     upgraded = check(project)
     assert upgraded.cached == 0
-    assert check(project).cached == 3
+    assert check(project).cached == 4
 
 
 def test_the_same_text_under_another_path_is_not_shared(project: Path) -> None:
@@ -156,8 +188,8 @@ def test_the_same_text_under_another_path_is_not_shared(project: Path) -> None:
     shutil.copy(project / "pkg" / "orders.py", project / "pkg" / "orders_copy.py")
     result = check(project)
     # The copy's templates join the repository's facts, so orders.py (which reads them) is
-    # checked again too; only the two files the rules never read come from the cache.
-    assert result.cached == 2
+    # checked again too; only the three files the rules never read come from the cache.
+    assert result.cached == 3
     [copy] = [r for r in result.results if r.path.endswith("orders_copy.py")]
     assert copy.sites and copy.path == os.path.join("pkg", "orders_copy.py")
     assert reported(result) == reported(check(project, cache=False))
@@ -298,7 +330,7 @@ def test_a_corrupt_entry_is_ignored_and_rewritten(project: Path, damage: bytes) 
     assert reported(rebuilt) == reported(fresh)
     for entry in entries(project):
         assert json.loads(entry.read_bytes())["format"] == FORMAT
-    assert check(project).cached == 3
+    assert check(project).cached == 4
 
 
 def test_an_entry_with_wrong_values_is_a_miss(project: Path) -> None:
@@ -314,7 +346,7 @@ def test_an_entry_with_wrong_values_is_a_miss(project: Path) -> None:
             data["sites"][0]["position"] = ["1", 1, 1, 1]
             entry.write_text(json.dumps(data))
     damaged = check(project)
-    assert damaged.cached == 2  # every entry but the one whose site was damaged
+    assert damaged.cached == 3  # every entry but the one whose site was damaged
     assert reported(damaged) == reported(fresh)
 
 
@@ -352,7 +384,7 @@ def test_two_checks_at_once_both_succeed(project: Path) -> None:
     assert outputs[0] == outputs[1] == uncached.stdout
     assert uncached.stdout.count("UNS") > 40
     warm = check(project)
-    assert warm.cached == len(warm.results) - 1  # every file but broken.py
+    assert warm.cached == len(warm.results)  # broken.py's syntax error included
     assert not list((project / CACHE_DIR).glob("*/.tmp-*"))  # no temporary file left behind
 
 
@@ -364,11 +396,11 @@ def test_check_writes_the_cache_and_no_cache_writes_nothing(project: Path) -> No
     assert not (project / CACHE_DIR).exists()
     cold = invoke("check", ".")
     assert (project / CACHE_DIR / ".gitignore").read_text().splitlines()[-1] == "*"
-    assert len(entries(project)) == 3
+    assert len(entries(project)) == 4
     warm = invoke("check", ".", "--statistics")
     assert uncached.stdout == cold.stdout == warm.stdout
     assert uncached.exit_code == cold.exit_code == warm.exit_code == 2
-    assert any(line.split() == ["from", "cache", "3"] for line in warm.stderr.splitlines())
+    assert any(line.split() == ["from", "cache", "4"] for line in warm.stderr.splitlines())
 
 
 def test_the_environment_can_turn_the_cache_off(
@@ -432,3 +464,6 @@ def test_every_fixture_site_survives_the_round_trip() -> None:
         encoded = json.loads(json.dumps(encode_result(compact, "k")))
         assert decode_result(encoded, "k", file_result.path) == compact
         assert decode_result(encoded, "other key", file_result.path) is None
+    failed = FileResult("broken.py", Status.FAILED, error="syntax error at 1:7", lasting=True)
+    encoded = json.loads(json.dumps(encode_result(failed, "k")))
+    assert decode_result(encoded, "k", "broken.py") == failed

@@ -31,7 +31,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import fields
+from dataclasses import fields, replace
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Final
@@ -47,7 +47,7 @@ from unsentinel.core.model import (
 CACHE_DIR = ".unsentinel_cache"
 _IGNORE_ALL = "# Created by unsentinel: the check cache, never committed.\n*\n"
 # Results that depend on the bytes and the settings only; a failure may be a passing
-# accident (a file that vanished, a read error) and is always recomputed.
+# accident (a file that vanished, a read error) and is recomputed, unless it is lasting.
 CACHEABLE = frozenset({Status.PARSED, Status.PREFILTERED, Status.SKIPPED})
 _UNSETTINGS = frozenset({"root", "source"})  # where the project is, not how it is checked
 
@@ -93,6 +93,11 @@ def _plain(value: Any) -> Any:
     if isinstance(value, (str, int, float, bool)) or value is None:
         return value
     return str(value)
+
+
+def cacheable(result: FileResult) -> bool:
+    """Is ``result`` what every run over the same bytes, settings and facts would say?"""
+    return result.status in CACHEABLE or result.lasting
 
 
 class Miss:
@@ -147,8 +152,8 @@ class CheckCache:
             return MISS
 
     def store_gathered(self, key: str, stamp: str, result: FileResult | None) -> None:
-        """Keep one gather round's output; failures are always recomputed."""
-        if result is not None and result.status not in CACHEABLE:
+        """Keep one gather round's output; a failure only where the bytes decide it."""
+        if result is not None and not cacheable(result):
             return
         entry_key = self._gather_key(key, stamp)
         entry: dict[str, Any] = {"format": FORMAT, "key": entry_key, "skipped": result is None}
@@ -176,14 +181,7 @@ class CheckCache:
         facts = tuple(self.codec.decode(value) for value in entry["facts"])
         if not all(type(value) in self.codec.kinds for value in facts):
             return MISS
-        return FileResult(
-            result.path,
-            result.status,
-            sites=result.sites,
-            error=result.error,
-            skip_reason=result.skip_reason,
-            facts=facts,
-        )
+        return replace(result, facts=facts)
 
     def load(self, key: str, task: FileTask) -> FileResult | None:
         """The cached result, or None for a miss (absent, unreadable or corrupt)."""
@@ -200,7 +198,7 @@ class CheckCache:
 
     def store(self, key: str, result: FileResult) -> None:
         """Write the entry atomically; a cache that cannot be written is simply not used."""
-        if result.status not in CACHEABLE or result.changed:
+        if not cacheable(result) or result.changed:
             return
         try:
             path = self._entry(key)

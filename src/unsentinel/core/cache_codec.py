@@ -27,7 +27,7 @@ from unsentinel.core.model import (
     Status,
 )
 
-FORMAT = 7  # bump when the entry layout or the meaning of a result changes
+FORMAT = 8  # bump when the entry layout or the meaning of a result changes
 
 
 def sha256(data: bytes) -> str:
@@ -43,6 +43,7 @@ def encode_result(result: FileResult, key: str) -> dict[str, Any]:
         "sites": [_encode_site(site) for site in result.sites],
         "error": result.error,
         "skip_reason": result.skip_reason,
+        "lasting": result.lasting,
     }
 
 
@@ -60,6 +61,7 @@ def decode_result(entry: Any, key: str, display: str) -> FileResult | None:
         sites=tuple(_decode_site(site) for site in entry["sites"]),
         error=_optional_str(entry["error"]),
         skip_reason=_optional_str(entry["skip_reason"]),
+        lasting=_bool(entry["lasting"]),
     )
 
 
@@ -114,6 +116,12 @@ def _str(value: Any) -> str:
 
 def _optional_str(value: Any) -> str | None:
     return None if value is None else _str(value)
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"expected true or false, got {type(value).__name__}")
+    return value
 
 
 def _int(value: Any) -> int:

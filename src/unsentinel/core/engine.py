@@ -252,10 +252,10 @@ class Pipeline:
         try:
             text, _encoding = decode_source(data)
         except SourceError as exc:
-            return failed_result(task, str(exc))
+            return failed_result(task, str(exc), lasting=True)
         tree, too_deep = python_parse(data)
         if too_deep is not None:
-            return failed_result(task, too_deep, source_facts)
+            return failed_result(task, too_deep, source_facts, lasting=True)
         look = self.prefilter.second_look(data, tree) if self.screen and tree is not None else None
         if look is not None and not look.candidates:
             # Python's own parser shows no code any rule could act on (the words were in
@@ -268,7 +268,7 @@ class Pipeline:
         try:
             module = cst.parse_module(data)
         except cst.ParserSyntaxError as exc:
-            return failed_result(task, syntax_error(data, exc), source_facts)
+            return failed_result(task, syntax_error(data, exc), source_facts, lasting=True)
         from unsentinel.core.tree import TreeMemo
 
         return Loaded(data, text, module, source_facts, TreeMemo(), tree)

@@ -142,6 +142,10 @@ class FileResult:
     error: str | None = None
     skip_reason: str | None = None
     facts: tuple[Any, ...] = ()  # the gather pass's facts, one value per feature
+    # A failure the bytes decide (a syntax error, undecodable text, nesting too deep): every
+    # run says the same until the file changes, so the check cache may keep it. Other
+    # failures (a file that vanished, an internal error) are computed again.
+    lasting: bool = False
 
     @property
     def changed(self) -> bool:

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from unsentinel.core.cache import CACHEABLE, CheckCache, Miss, settings_key
+from unsentinel.core.cache import CheckCache, Miss, cacheable, settings_key
 from unsentinel.core.config import Config, unshipped_outputs
 from unsentinel.core.decisions import Decisions
 from unsentinel.core.discovery import discover
@@ -312,7 +312,8 @@ def _from_cache(
     facts: FactBook,
 ) -> dict[int, FileResult]:
     """``check``'s results that need no rule run: cache hits, and files that never reach
-    the rules (their gather output already says what check reports about them).
+    the rules (their gather output already says what check reports about them: prefiltered,
+    skipped, or failing for their bytes alone).
 
     A file the rules read is keyed with the digest of the settled facts as well, so an edit
     elsewhere that changes what it is told makes its entry miss.
@@ -322,7 +323,7 @@ def _from_cache(
     for index, task in enumerate(tasks):
         output = gathered.get(task.path)
         key = memo.keys.get(task.path)
-        if index in done or output is None or key is None or output.status not in CACHEABLE:
+        if index in done or output is None or key is None or not cacheable(output):
             continue
         if output.status is Status.PARSED:
             if digest is None:

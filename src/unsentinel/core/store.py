@@ -117,7 +117,10 @@ def unless_generated(task: FileTask, data: bytes, config: Config) -> bytes | Fil
     return data
 
 
-def failed_result(task: FileTask, reason: str, facts: tuple[object, ...] = ()) -> FileResult:
+def failed_result(
+    task: FileTask, reason: str, facts: tuple[object, ...] = (), *, lasting: bool = False
+) -> FileResult:
     """A file no rule could read; ``facts``: what its bytes still tell the others (the
-    functions a module that does not parse defines are still the repository's)."""
-    return FileResult(task.display, Status.FAILED, error=reason, facts=facts)
+    functions a module that does not parse defines are still the repository's).
+    ``lasting``: the bytes alone decide the failure (see :attr:`FileResult.lasting`)."""
+    return FileResult(task.display, Status.FAILED, error=reason, facts=facts, lasting=lasting)
