@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
@@ -73,7 +74,18 @@ def reported(result: RunResult) -> list[tuple[str, str, object, tuple[object, ..
 
 
 def entries(root: Path) -> list[Path]:
+    """The per-file result entries (other kinds live a folder deeper)."""
     return sorted((root / CACHE_DIR).glob("*/*.json"))
+
+
+def run_entries(root: Path) -> list[Path]:
+    return sorted((root / CACHE_DIR / "runs").glob("*/*.json"))
+
+
+def check_by_file(root: Path, **overrides: Unpack[Overrides]) -> RunResult:
+    """A cached check without the whole-run entries: the per-file entries answer."""
+    shutil.rmtree(root / CACHE_DIR / "runs", ignore_errors=True)
+    return check(root, **overrides)
 
 
 def invoke(*args: str) -> Result:
@@ -263,9 +275,153 @@ def test_a_warm_check_reads_the_facts_from_the_cache(
         "process",
         lambda *_args: pytest.fail("a warm check ran the pipeline"),
     )
-    warm = check(flow)
+    warm = check_by_file(flow)
     assert reported(warm) == reported(cold)
     assert warm.facts == cold.facts
+
+
+# -- the whole-run entry: every input unchanged, one entry answers ---------------------------
+
+
+def test_an_unchanged_tree_is_answered_by_one_entry(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cold = check(project)
+    assert len(run_entries(project)) == 1
+    assert reported(cold) == reported(check(project, cache=False))
+    for name in ("load", "load_gathered"):
+        monkeypatch.setattr(
+            unsentinel.core.cache.CheckCache,
+            name,
+            lambda *_args: pytest.fail("an unchanged tree was looked up file by file"),
+        )
+    monkeypatch.setattr(
+        unsentinel.core.engine.Pipeline,
+        "process",
+        lambda *_args: pytest.fail("a warm check ran the pipeline"),
+    )
+    warm = check(project)
+    assert reported(warm) == reported(cold)
+    assert warm.cached == len(warm.results) == 4
+    assert warm.exit_code == cold.exit_code == 2
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        pytest.param(lambda root: (root / "pkg" / "new.py").write_text(ORDERS), id="a new file"),
+        pytest.param(lambda root: (root / "pkg" / "orders.py").unlink(), id="a deleted file"),
+        pytest.param(
+            lambda root: (root / "pkg" / "clean.py").write_text(CLEAN + "# edited\n"),
+            id="an edit without findings",
+        ),
+        pytest.param(
+            lambda root: (root / "pkg" / "clean.py").rename(root / "pkg" / "moved.py"),
+            id="a renamed file",
+        ),
+    ],
+)
+def test_any_change_to_the_files_misses_the_run_entry(
+    project: Path, edit: Callable[[Path], object]
+) -> None:
+    check(project)
+    edit(project)
+    changed = check(project)
+    assert reported(changed) == reported(check(project, cache=False))
+    assert len(run_entries(project)) == 2  # the new tree's answer is kept beside the old
+
+
+def test_a_code_module_outside_the_checked_files_is_never_served_stale(flow: Path) -> None:
+    """The features read the configured codes module when they settle the facts: the run
+    key holds its bytes, whether or not the run checks that file."""
+    checked = [flow / "helpers.py", flow / "caller.py"]
+
+    def check_files(*, cache: bool = True) -> RunResult:
+        return run(checked, load_config((flow,)), Mode.CHECK, jobs=1, cache=cache)
+
+    check_files()
+    assert check_files().cached == 2
+    (flow / "warning_codes.py").write_text('ORDER_FROZEN = "order_locked"\n')  # a human's code
+    edited = check_files()
+    assert reported(edited) == reported(check_files(cache=False))
+    assert ("UNS101", "ORDER_FROZEN") in sites_of(edited, "helpers.py")
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(b"", id="empty"),
+        pytest.param(b'{"format": 8, "key": "', id="truncated"),
+        pytest.param(b'{"format": 8}', id="no key"),
+        pytest.param(b"[1, 2, 3]", id="not an object"),
+    ],
+)
+def test_a_corrupt_run_entry_is_a_miss_and_rewritten(project: Path, damage: bytes) -> None:
+    fresh = check(project)
+    [entry] = run_entries(project)
+    entry.write_bytes(damage)
+    rebuilt = check(project)
+    assert reported(rebuilt) == reported(fresh)
+    assert json.loads(entry.read_bytes())["format"] == FORMAT
+
+
+def test_a_run_entry_with_wrong_values_is_a_miss(project: Path) -> None:
+    fresh = check(project)
+    [entry] = run_entries(project)
+    data = json.loads(entry.read_bytes())
+    assert data["files"] == 4 and len(data["results"]) == 2  # orders.py and broken.py
+    data["results"][0][1]["status"] = "no such status"
+    entry.write_text(json.dumps(data))
+    shutil.rmtree(project / CACHE_DIR / "gather")
+    for result_entry in entries(project):
+        result_entry.unlink()
+    assert check(project).cached == 0
+    assert reported(check(project)) == reported(fresh)
+
+
+READS_PROBE = """
+import os, sys
+from pathlib import Path
+from unsentinel import registry
+from unsentinel.core import runner
+from unsentinel.core.config import generated_modules
+from unsentinel.core.discovery import discover
+from unsentinel.core.model import Mode
+
+root = Path(sys.argv[1]).resolve()
+config = registry.load_config((root,))
+opened = set()
+discovered = runner.discover
+def discover_then_watch(*args, **kwargs):
+    found = discovered(*args, **kwargs)
+    sys.addaudithook(watch)
+    return found
+def watch(event, args):
+    if event == "open" and isinstance(args[0], (str, os.PathLike)):
+        opened.add(os.path.realpath(args[0]))
+runner.discover = discover_then_watch
+result = registry.run([root], config, Mode.CHECK, jobs=1)
+assert result.findings > 0
+tasks = {os.path.realpath(task.path) for task in result.discovery.tasks}
+suite = registry.suite(config)
+configured = {os.path.realpath(root / p) for p in generated_modules(config, suite.sections)}
+inside = {path for path in opened if Path(path).is_relative_to(root)}
+assert tasks <= inside, "the hook saw the files read"
+print(*sorted(inside - tasks - configured), sep="\\n")
+"""
+
+
+def test_a_check_reads_no_file_the_run_key_leaves_out(tmp_path: Path) -> None:
+    """After discovery (whose inputs decide the files, hence the key), a check opens only
+    the files it checks and the modules the configuration names: the run key's inputs."""
+    root = tmp_path / "mcp_orders"
+    shutil.copytree(FIXTURES / "mcp_orders", root)
+    (root / "warning_codes.py").write_text('ORDER_FROZEN = "order_locked"\n')
+    probe = subprocess.run(
+        [sys.executable, "-c", READS_PROBE, str(root)], capture_output=True, text=True
+    )
+    assert probe.returncode == 0, probe.stderr
+    assert probe.stdout.strip() == ""
 
 
 def test_a_corrupt_gather_entry_is_a_miss(flow: Path) -> None:
@@ -325,12 +481,12 @@ def test_a_corrupt_entry_is_ignored_and_rewritten(project: Path, damage: bytes) 
     fresh = check(project)
     for entry in entries(project):
         entry.write_bytes(damage)
-    rebuilt = check(project)
+    rebuilt = check_by_file(project)
     assert rebuilt.cached == 0
     assert reported(rebuilt) == reported(fresh)
     for entry in entries(project):
         assert json.loads(entry.read_bytes())["format"] == FORMAT
-    assert check(project).cached == 4
+    assert check_by_file(project).cached == 4
 
 
 def test_an_entry_with_wrong_values_is_a_miss(project: Path) -> None:
@@ -339,13 +495,13 @@ def test_an_entry_with_wrong_values_is_a_miss(project: Path) -> None:
         data = json.loads(entry.read_bytes())
         data["status"] = "no such status"
         entry.write_text(json.dumps(data))
-    assert check(project).cached == 0
+    assert check_by_file(project).cached == 0
     for entry in entries(project):
         data = json.loads(entry.read_bytes())
         if data["sites"]:
             data["sites"][0]["position"] = ["1", 1, 1, 1]
             entry.write_text(json.dumps(data))
-    damaged = check(project)
+    damaged = check_by_file(project)
     assert damaged.cached == 3  # every entry but the one whose site was damaged
     assert reported(damaged) == reported(fresh)
 
@@ -356,7 +512,7 @@ def test_an_entry_for_another_key_is_a_miss(project: Path) -> None:
     contents = [path.read_bytes() for path in files]
     for path, content in zip(files, [*contents[1:], contents[0]], strict=True):
         path.write_bytes(content)  # every entry now holds its neighbour's result
-    assert check(project).cached == 0
+    assert check_by_file(project).cached == 0
 
 
 def test_a_cache_that_cannot_be_written_is_not_an_error(project: Path) -> None:

@@ -207,6 +207,19 @@ class CheckCache:
         except OSError:
             return
 
+    def read_entry(self, key: str, kind: str) -> bytes:
+        """The bytes of an entry of another kind (raises ``OSError`` when there is none)."""
+        return self._entry(key, kind).read_bytes()
+
+    def write_entry(self, key: str, kind: str, data: bytes) -> None:
+        """Write an entry of another kind atomically; best effort, as every write here."""
+        try:
+            path = self._entry(key, kind)
+            self._prepare(path.parent)
+            _write_atomic(path, data)
+        except OSError:
+            return
+
     def _entry(self, key: str, kind: str = "") -> Path:
         """Results at ``xx/key.json``; other kinds of entry in a folder of their own."""
         base = self.directory / kind if kind else self.directory

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from unsentinel.core.cache import CheckCache, Miss, cacheable, settings_key
-from unsentinel.core.config import Config, unshipped_outputs
+from unsentinel.core.cache_runs import load_run, run_key, store_run
+from unsentinel.core.config import Config, generated_modules, unshipped_outputs
 from unsentinel.core.decisions import Decisions
 from unsentinel.core.discovery import discover
 from unsentinel.core.engine import Pipeline
@@ -93,6 +94,9 @@ def _run(
         )
         memo = _Memo(cache, {})
         done = _read_for_cache(tasks, config, memo, seen)
+        answer = memo.whole_run(tasks, done, config, suite) if options.decisions is None else None
+        if answer is not None:  # nothing the check reads has changed since a run kept it
+            return RunResult(mode, answer, discovery, cached=cache.hits)
     todo = [task for index, task in enumerate(tasks) if index not in done]
     # A warm check pools only for the files whose first gather round the cache lacks.
     busy = memo.first_misses(todo, options.decisions) if memo is not None else todo
@@ -105,9 +109,11 @@ def _run(
         workers.forget([task for index, task in enumerate(tasks) if index in done])
         pipeline = Pipeline(config, suite, facts, mode, screen=options.screen)
         fresh = _complete(workers.map(rest, pipeline, options.progress, "Processing"))
+    pipeline_results = _in_order(tasks, done, fresh)
     if memo is not None:
         memo.keep_results(rest, fresh)
-    pipeline_results = _in_order(tasks, done, fresh)
+        if memo.run is not None:
+            store_run(memo.cache, memo.run, pipeline_results)
     emitted: tuple[FileResult, ...] = ()
     notices: list[str] = []
     if mode.rewrites:
@@ -247,6 +253,17 @@ class _Memo:
     keys: dict[Path, str]
     recalled: dict[tuple[Path, str], FileResult | None | Miss] = field(default_factory=dict)
     result_keys: dict[Path, str] = field(default_factory=dict)
+    run: str | None = None  # the whole run's key (:mod:`unsentinel.core.cache_runs`)
+
+    def whole_run(
+        self, tasks: Sequence[FileTask], early: dict[int, FileResult], config: Config, suite: Suite
+    ) -> tuple[FileResult, ...] | None:
+        """The results a run with the same inputs kept, if any; remembers the run's key so
+        that this run keeps its own results when the answer is not there."""
+        configured = [config.root / path for path in generated_modules(config, suite.sections)]
+        self.run = run_key(self.cache, tasks, self.keys, early, configured)
+        answer = load_run(self.cache, self.run, tasks) if self.run is not None else None
+        return tuple(answer) if answer is not None else None
 
     def recall(self, tasks: Sequence[FileTask], stamp: str) -> dict[Path, FileResult | None]:
         """The cached outputs of one gather round (a file's None: the round skipped it)."""
