@@ -38,6 +38,14 @@ class _Walk:
     errors: list[tuple[str, str]] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
     suffixes: tuple[str, ...] = PYTHON_SUFFIXES
+    by_name: dict[str, bool] = field(default_factory=dict)  # the excludes, by entry name
+
+    def excluded_name(self, name: str) -> bool:
+        """Do the excludes match an entry's bare name? (names repeat: ``__init__.py``)"""
+        found = self.by_name.get(name)
+        if found is None:
+            found = self.by_name[name] = self.excludes.match_file(name)
+        return found
 
 
 def discover(
@@ -75,39 +83,105 @@ def _take_argument(walk: _Walk, path: Path) -> None:
     elif not path.exists():
         walk.errors.append((display_path(path), "no such file or directory"))
     elif path.is_dir():
-        for file in _walk_directory(walk, path.resolve()):
-            _add(walk, file)
+        for file, found in _walk_directory(walk, path.resolve()):
+            if found is None:
+                _add(walk, file)
+            elif file not in walk.tasks:  # a real path already: nothing to resolve
+                walk.tasks[file] = FileTask(file, found.display, found.module)
     else:
         _add(walk, path)
 
 
-def _walk_directory(walk: _Walk, directory: Path) -> Iterator[Path]:
+def _walk_directory(walk: _Walk, directory: Path) -> Iterator[tuple[Path, _Found | None]]:
     specs = _ignore_specs_above(walk.root, directory)
     if any(_matches(spec, base, directory, is_dir=True) for base, spec in specs):
         specs = []  # the user named an ignored directory explicitly: take it
-    yield from _walk(walk, directory, specs)
+    yield from _walk(walk, _Place.of(walk, directory, specs))
 
 
-def _walk(walk: _Walk, directory: Path, specs: _Specs) -> Iterator[Path]:
-    local = _gitignore(directory)
-    if local is not None:
-        specs = [*specs, (directory, local)]
+@dataclass(frozen=True)
+class _Place:
+    """A walked directory, spelled once for all its entries: relative to the root, to each
+    ignore file's folder, and as the user sees it. Thousands of files share a few hundred
+    directories, and ``pathlib`` spelling each file's path afresh was most of a warm
+    check's discovery (resolving, ``relpath``, ``relative_to`` per file)."""
+
+    path: Path  # real: the walk starts at a resolved directory and follows no symlink
+    specs: _Specs
+    relative: str | None  # to the root
+    inner: tuple[str | None, ...]  # to each spec's folder, in the order of ``specs``
+    shown: str  # :func:`display_path`
+
+    @classmethod
+    def of(cls, walk: _Walk, directory: Path, specs: _Specs) -> _Place:
+        local = _gitignore(directory)
+        if local is not None:
+            specs = [*specs, (directory, local)]
+        inner = tuple(_relative(directory, base) for base, _spec in specs)
+        return cls(
+            directory, specs, _relative(directory, walk.root), inner, display_path(directory)
+        )
+
+    def child(self, name: str) -> _Place:
+        specs = self.specs
+        directory = self.path / name
+        local = _gitignore(directory)
+        inner = tuple(_child(folder, name) for folder in self.inner)
+        if local is not None:
+            specs, inner = [*specs, (directory, local)], (*inner, ".")
+        shown = _child(self.shown, name)
+        return _Place(directory, specs, _child(self.relative, name), inner, shown or name)
+
+    def excludes(self, walk: _Walk, name: str, is_dir: bool) -> bool:
+        """Is the entry ``name`` excluded: by name, by its path from the root, or by an
+        ignore file on the way?"""
+        suffix = "/" if is_dir else ""
+        if walk.excluded_name(name + suffix):
+            return True
+        relative = _child(self.relative, name)
+        if relative is not None and walk.excludes.match_file(relative + suffix):
+            return True
+        return any(
+            inner is not None and spec.match_file(f"{inner}{suffix}")
+            for (_base, spec), inner in zip(
+                self.specs, (_child(folder, name) for folder in self.inner), strict=True
+            )
+        )
+
+
+@dataclass(frozen=True)
+class _Found:
+    """A regular file met by the walk, spelled from its directory's :class:`_Place`."""
+
+    display: str
+    module: str
+
+
+def _walk(walk: _Walk, place: _Place) -> Iterator[tuple[Path, _Found | None]]:
     try:
-        entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        entries = sorted(os.scandir(place.path), key=lambda e: e.name)
     except OSError as exc:
-        walk.errors.append((display_path(directory), f"cannot list directory: {exc.strerror}"))
+        walk.errors.append((place.shown, f"cannot list directory: {exc.strerror}"))
         return
     for entry in entries:
-        path = Path(entry.path)
+        name = entry.name
         is_dir = entry.is_dir(follow_symlinks=False)
-        if _excluded(walk, path, is_dir, specs):
+        if place.excludes(walk, name, is_dir):
             continue
         if entry.is_symlink():
-            yield from _symlink(walk, path)
+            yield from ((path, None) for path in _symlink(walk, Path(entry.path)))
         elif is_dir:
-            yield from _walk(walk, path, specs)
-        elif entry.name.endswith(walk.suffixes):
-            yield path
+            yield from _walk(walk, place.child(name))
+        elif name.endswith(walk.suffixes):
+            module = _dotted(_child(place.relative, name))
+            yield Path(entry.path), _Found(_child(place.shown, name) or name, module)
+
+
+def _child(parent: str | None, name: str) -> str | None:
+    """The relative spelling of ``name`` inside a folder spelled ``parent`` (None: outside)."""
+    if parent is None:
+        return None
+    return name if parent == "." else f"{parent}/{name}"
 
 
 def _symlink(walk: _Walk, path: Path) -> Iterator[Path]:
@@ -119,16 +193,6 @@ def _symlink(walk: _Walk, path: Path) -> Iterator[Path]:
     elif target.is_file() and path.name.endswith(walk.suffixes):
         yield path
     # Symlinked directories inside the root are reached through their real path.
-
-
-def _excluded(walk: _Walk, path: Path, is_dir: bool, specs: _Specs) -> bool:
-    suffix = "/" if is_dir else ""
-    if walk.excludes.match_file(path.name + suffix):
-        return True
-    relative = _relative(path, walk.root)
-    if relative is not None and walk.excludes.match_file(relative + suffix):
-        return True
-    return any(_matches(spec, base, path, is_dir=is_dir) for base, spec in specs)
 
 
 def _matches(spec: pathspec.GitIgnoreSpec, base: Path, path: Path, *, is_dir: bool) -> bool:
@@ -187,7 +251,10 @@ def display_path(path: Path) -> str:
 
 def module_name(path: Path, root: Path) -> str:
     """The dotted module a file defines, relative to the project root (``src/`` dropped)."""
-    relative = _relative(path, root)
+    return _dotted(_relative(path, root))
+
+
+def _dotted(relative: str | None) -> str:
     if relative is None:
         return ""
     parts = relative.removesuffix(".pyi").removesuffix(".py").split("/")
