@@ -26,7 +26,7 @@ import libcst.matchers as m
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.syntax import NodeIndex
 from unsentinel.errors import build
-from unsentinel.errors.aliases import Aliases
+from unsentinel.errors.aliases import Aliases, aliases_of
 from unsentinel.errors.key_places import DETAIL_CONTAINERS, DISCRIMINATORS, MESSAGE_KEYS
 from unsentinel.errors.readers import keyed_read
 from unsentinel.errors.shapes import is_error_string, is_json_loads, result_call
@@ -71,7 +71,7 @@ class ClientFinder:
     ) -> None:
         """Migrate the readers of ``producers``' results; report those of ``held`` ones."""
         index = self.nodes
-        aliases = Aliases(index, function)
+        aliases = aliases_of(index, function)
         bound = self._bound(index.within(cst.Assign, function), producers | held, aliases)
         if not bound:
             return

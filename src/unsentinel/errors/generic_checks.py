@@ -30,7 +30,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from unsentinel.core.syntax import NodeIndex
-from unsentinel.errors.aliases import Aliases
+from unsentinel.errors.aliases import aliases_of
 from unsentinel.errors.candidates import CHECKED_KEYS, ERROR_NAMED, READ_KEYS
 from unsentinel.errors.readers import keyed_read
 from unsentinel.errors.shapes import is_error_string, is_json_loads, result_call
@@ -131,7 +131,7 @@ def passes(
     """``(producer, receiver, position, keyword)``: a call hands the result of a call of
     ``producer`` to ``receiver`` (``describe(get_note(7))``; ``r = get_note(7)`` ...
     ``describe(r)``). ``defined``: may the repository define the name?"""
-    aliases = Aliases(index, function)
+    aliases = aliases_of(index, function)
     bound: dict[str, list[str]] = {}
     for assign in index.within(cst.Assign, function):
         value = result_call(assign.value)

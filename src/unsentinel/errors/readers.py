@@ -17,7 +17,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from unsentinel.core.syntax import NodeIndex, string_value
-from unsentinel.errors.aliases import Aliases
+from unsentinel.errors.aliases import Aliases, aliases_of
 from unsentinel.errors.key_places import (
     DETAIL_CONTAINERS,
     DISCRIMINATORS,
@@ -74,7 +74,7 @@ def test_key_reads(
     ``succeeded`` names the key of a check that the result succeeded, where the test makes
     one (``x["status"] == "success"``, ``x["ok"] is True``), else ``""``. See
     :mod:`~unsentinel.errors.key_places`."""
-    callees = _bound(index.within(cst.Assign, function), defined, Aliases(index, function))
+    callees = _bound(index.within(cst.Assign, function), defined, aliases_of(index, function))
     reads: list[tuple[cst.CSTNode, str, str]] = []
     succeeded: dict[str, str] = {}
     for kind in (cst.Subscript, cst.Call, cst.Comparison):
@@ -161,7 +161,7 @@ def _reads(
     defined: frozenset[str],
 ) -> tuple[dict[str, str], dict[str, set[str]]]:
     """Variables bound from a call (with the callee) and the string keys read of each."""
-    callees = _bound(index.within(cst.Assign, function), defined, Aliases(index, function))
+    callees = _bound(index.within(cst.Assign, function), defined, aliases_of(index, function))
     keys: dict[str, set[str]] = {}
     for kind in (cst.Subscript, cst.Call, cst.Comparison):
         for node in index.within(kind, function):

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from unsentinel.core.syntax import NodeIndex, string_key
-from unsentinel.errors.aliases import Aliases
+from unsentinel.errors.aliases import Aliases, aliases_of
 from unsentinel.errors.case_assertions import compared_dict
 from unsentinel.errors.readers import SERIALISERS
 from unsentinel.errors.shapes import is_json_loads, result_call
@@ -59,7 +59,7 @@ class FunctionReads:
         """What ``function`` binds from calls and reads of them (``ours``: the repository's
         functions, for tools called by name; ``code_for``: a node's source, for accessors)."""
         state = cls()
-        aliases = Aliases(nodes, function)
+        aliases = aliases_of(nodes, function)
         # no re-walk: nodes by type and owning function
         for node in nodes.within(cst.Assign, function):
             if isinstance(result_call(node.value), cst.Call):
