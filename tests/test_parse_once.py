@@ -14,13 +14,14 @@ import ast
 import hashlib
 import os
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import libcst
 import pytest
 from click.testing import CliRunner
+from libcst.metadata import CodeRange
 
 import unsentinel.core.pool as pool
 import unsentinel.core.runner as runner
@@ -325,25 +326,29 @@ def collect(note: object) -> list[str]:
 def test_positions_are_resolved_once_per_parsed_file(
     project: Path, monkeypatch: pytest.MonkeyPatch, rounds: list[int]
 ) -> None:
-    from libcst.metadata import PositionProvider
+    """Each statement's positions at most once per run, and only in files with sites."""
+    from unsentinel.core.tree import StatementPositions
 
-    resolved: Counter[str] = Counter()
-    real = PositionProvider._gen_impl
+    by_statement: Counter[tuple[str, str]] = Counter()
+    real = StatementPositions._positions_in
 
-    def counting(self: PositionProvider, module: libcst.Module) -> None:
-        resolved[_digest(module.code)] += 1
-        real(self, module)
+    def counting(
+        self: StatementPositions, statement: libcst.CSTNode
+    ) -> Mapping[libcst.CSTNode, CodeRange]:
+        by_statement[_digest(self.module.code), self.module.code_for_node(statement)] += 1
+        return real(self, statement)
 
-    monkeypatch.setattr(PositionProvider, "_gen_impl", counting)
+    monkeypatch.setattr(StatementPositions, "_positions_in", counting)
     (project / "blocked.py").write_text(BLOCKED_IN_GATHER, encoding="utf-8")
     originals = {**_originals(project), _digest(BLOCKED_IN_GATHER): "blocked.py"}
     result = CliRunner().invoke(main, ["plan", ".", "-j", "1", "--format", "json"])
     assert result.exit_code == 0, result.output
     assert "connected to blocked.py:4" in result.output  # the gather pass needed a line
     assert rounds  # more than one pass read each candidate
-    by_name = {originals[d]: n for d, n in resolved.items() if d in originals}
+    assert set(by_statement.values()) == {1}
+    files = {originals[digest] for digest, _statement in by_statement if digest in originals}
     # calls_note.py has no site: nothing asks for its positions.
-    assert by_name == {name: 1 for name in (*REWRITTEN, "blocked.py")}
+    assert files == {*REWRITTEN, "blocked.py"}
 
 
 def test_a_later_round_reads_a_module_again_for_its_own_locals(project: Path) -> None:
@@ -388,6 +393,44 @@ def test_positions_are_libcsts_without_the_extra_walk() -> None:
         ours = syntactic_positions(libcst.MetadataWrapper(module, unsafe_skip_copy=True))
         theirs = libcst.MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
         assert len(ours) > 1000 and dict(ours) == dict(theirs), name
+
+
+ODD_LAYOUTS = {
+    "windows line ends": "# header\r\n\r\nimport os\r\n\r\nclass A:\r\n    x = [\r\n        1]\r\n",
+    "old mac line ends": "a = 1\rdef f():\r    return 'x'\r",
+    "no trailing newline": "# a comment\nx = (\n  1,\n)\ny = 2",
+    "header, footer and tabs": "#!/usr/bin/env python\n\nif x:\n\tpass  # why\n\n# the end\n",
+    "one line": "warnings.append('BLOCK: x'); y = 1\n",
+}
+
+
+@pytest.mark.parametrize("name", ["argparse.py", "dataclasses.py", "tokenize.py", *ODD_LAYOUTS])
+def test_positions_one_statement_at_a_time_are_the_whole_modules(name: str) -> None:
+    """Every node's range from :class:`~unsentinel.core.tree.TreeMemo` (one top-level
+    statement at a time) is the one LibCST's provider gives over the whole module."""
+    import sysconfig
+
+    from libcst.metadata import PositionProvider
+
+    from unsentinel.core.tree import TreeMemo
+
+    source = ODD_LAYOUTS.get(name)
+    if source is None:
+        source = (Path(sysconfig.get_paths()["stdlib"]) / name).read_text("utf-8")
+    module = libcst.parse_module(source)
+    theirs = libcst.MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    memo = TreeMemo()
+    parents = memo.parents(module)
+
+    def in_body(node: libcst.CSTNode) -> bool:
+        while node in parents and parents[node] is not module:
+            node = parents[node]
+        return node in module.body
+
+    inside = [node for node in theirs if in_body(node)]
+    assert {memo.position(module, node) == theirs[node] for node in inside} == {True}
+    # and the module itself, its header and footer, from the whole module's positions
+    assert {memo.position(module, node) == theirs[node] for node in theirs} == {True}
 
 
 def test_a_prefiltered_file_is_not_read_again_for_a_name_it_only_spells(

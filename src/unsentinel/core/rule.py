@@ -106,11 +106,6 @@ class RuleContext:
         self._memo = memo if memo is not None else TreeMemo()
         self.parents: Mapping[cst.CSTNode, cst.CSTNode] = self._memo.parents(wrapper.module)
 
-    @property
-    def _positions(self) -> Mapping[cst.CSTNode, CodeRange]:
-        # Positions are the costliest metadata; files that report nothing never need them.
-        return self._memo.positions(self.wrapper)
-
     @cached_property
     def is_test_file(self) -> bool:
         name = self.path.replace("\\", "/").rsplit("/", 1)[-1]
@@ -135,7 +130,8 @@ class RuleContext:
 
     # -- navigation ---------------------------------------------------------------
     def position(self, node: cst.CSTNode) -> Position:
-        code_range: CodeRange = self._positions[node]
+        # Positions are the costliest metadata; files that report nothing never need them.
+        code_range: CodeRange = self._memo.position(self.module, node)
         return Position(
             code_range.start.line,
             code_range.start.column + 1,
