@@ -953,3 +953,30 @@ def test_the_rewritten_test_case_passes_after_apply(
         text=True,
     )
     assert suite.returncode == 0, suite.stderr
+
+
+def test_the_call_shapes_read_without_matchers_are_the_matchers() -> None:
+    """``x.get("k")`` and ``json.loads(...)`` are recognised by isinstance tests (the matchers
+    were a twentieth of ``check``'s time); every call of the fixtures gets the matcher's
+    answer."""
+    import libcst.matchers as m
+
+    from unsentinel.errors.readers import keyed_read
+    from unsentinel.errors.shapes import is_json_loads
+
+    fixtures = Path(__file__).parent.parent / "fixtures"
+    extra = "json.loads(t); x.json.loads(t); loads(t); json.dumps(t); d.get(); d.get('k'); g('k')\n"
+    sources = [extra] + [path.read_text("utf-8") for path in sorted(fixtures.rglob("*.py"))]
+    calls = [
+        node
+        for source in sources
+        for node in m.findall(cst.parse_module(source), m.Call())
+        if isinstance(node, cst.Call)
+    ]
+    assert len(calls) > 1000
+    for call in calls:
+        json_loads = m.matches(call, m.Call(m.Attribute(m.Name("json"), m.Name("loads"))))
+        assert is_json_loads(call) == json_loads
+        is_get = m.matches(call.func, m.Attribute(attr=m.Name("get"))) and bool(call.args)
+        assert (keyed_read(call) is not None) == is_get
+    assert sum(map(is_json_loads, calls)) >= 2

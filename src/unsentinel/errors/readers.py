@@ -228,10 +228,12 @@ def keyed_read(node: cst.CSTNode) -> tuple[str | None, cst.BaseExpression] | Non
             return None
         return _string(node.slice[0].slice.value), node.value
     if isinstance(node, cst.Call):
-        if not m.matches(node.func, m.Attribute(attr=m.Name("get"))) or not node.args:
+        # isinstance, not a matcher: asked of every call of every analysed file (355,000
+        # times over the standard library, where the matcher took 11 s of a 311 s profile)
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "get") or not node.args:
             return None
-        assert isinstance(node.func, cst.Attribute)
-        return _string(node.args[0].value), node.func.value
+        return _string(node.args[0].value), func.value
     if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
         if not isinstance(node.comparisons[0].operator, (cst.In, cst.NotIn)):
             return None

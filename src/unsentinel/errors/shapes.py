@@ -164,7 +164,12 @@ def classify(node: cst.Dict) -> Shape | None:
 
 def is_json_loads(node: cst.BaseExpression) -> bool:
     """``json.loads(...)``: a response's text parsed back into its dict."""
-    return m.matches(node, m.Call(m.Attribute(m.Name("json"), m.Name("loads"))))
+    if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
+        return False  # isinstance, not a matcher: asked of most calls the readers meet
+    module = node.func.value
+    return (
+        isinstance(module, cst.Name) and module.value == "json" and node.func.attr.value == "loads"
+    )
 
 
 def call_name(node: cst.Call) -> str | None:
