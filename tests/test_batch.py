@@ -1,7 +1,9 @@
-"""The rules' one traversal meets the nodes LibCST's visit meets, in LibCST's order."""
+"""The rules' one traversal meets the nodes LibCST's visit meets, in LibCST's order; the
+parent map reads only the fields that walk visits."""
 
 from __future__ import annotations
 
+import dataclasses
 import sysconfig
 from pathlib import Path
 
@@ -9,6 +11,7 @@ import libcst as cst
 import pytest
 
 from unsentinel.core.batch import _Batch, visit_batched, visit_order
+from unsentinel.core.tree import parent_map
 
 ROOT = Path(__file__).parent.parent
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
@@ -113,3 +116,30 @@ def test_an_attribute_hook_gets_libcsts_own_walk() -> None:
     visitor = OnFunc()
     visit_batched(cst.MetadataWrapper(cst.parse_module("f(g(1))\n")), [visitor])
     assert visitor.funcs == ["f", "g"]
+
+
+def _every_field_parents(root: cst.CSTNode) -> dict[cst.CSTNode, cst.CSTNode]:
+    """The parent map read off every dataclass field (the map before it skipped fields)."""
+    parents: dict[cst.CSTNode, cst.CSTNode] = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        children: list[cst.CSTNode] = []
+        for field in dataclasses.fields(node):
+            value = getattr(node, field.name)
+            if isinstance(value, cst.CSTNode):
+                children.append(value)
+            elif isinstance(value, (list, tuple)):
+                children.extend(item for item in value if isinstance(item, cst.CSTNode))
+        parents.update((child, node) for child in children)
+        stack.extend(reversed(children))
+    return parents
+
+
+@pytest.mark.parametrize("source", _corpus())
+def test_the_parent_map_skips_no_child(source: str) -> None:
+    try:
+        module = cst.parse_module(source)
+    except cst.ParserSyntaxError:
+        pytest.skip("LibCST does not parse it")
+    assert list(parent_map(module).items()) == list(_every_field_parents(module).items())

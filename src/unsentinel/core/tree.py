@@ -22,13 +22,21 @@ from libcst._nodes.internal import CodegenState
 from libcst.metadata import CodeRange, PositionProvider
 from libcst.metadata.position_provider import PositionProvidingCodegenState
 
+from unsentinel.core.batch import orders_readable, visit_order
+
 _CHILD_FIELDS: dict[type[cst.CSTNode], tuple[str, ...]] = {}
 
 
 def _fields_of(node_type: type[cst.CSTNode]) -> tuple[str, ...]:
+    """The fields that may hold children, in dataclass order: those LibCST's visit walks
+    (the others hold strings, flags and sentinels, and were read for every node only to
+    be skipped)."""
     names = _CHILD_FIELDS.get(node_type)
     if names is None:
         names = tuple(f.name for f in dataclasses.fields(node_type))
+        if orders_readable():
+            visited = set(visit_order(node_type))
+            names = tuple(name for name in names if name in visited)
         _CHILD_FIELDS[node_type] = names
     return names
 
