@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from unsentinel.core.facts import FactBook
+from unsentinel.core.pywalk import walk
 
 if TYPE_CHECKING:
     from unsentinel.core.config import Config
@@ -91,7 +92,7 @@ def spelled_names(data: bytes, tree: ast.Module | None = None) -> frozenset[str]
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return _words(data)
     found: set[str] = set(words)
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, bool)):
             found.add(repr(node.value))  # LibCST reads ``None``, ``True``, ``False`` as names
         for _field, value in ast.iter_fields(node):

@@ -22,6 +22,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Protocol
 
 from unsentinel.core.config import Config
+from unsentinel.core.pywalk import walk
 
 if TYPE_CHECKING:
     from unsentinel.core.rule import Rule
@@ -209,7 +210,7 @@ class CallNames:
         bare: set[str] = set()
         attributes: dict[str, set[str]] = {}
         imported: set[str] = set()
-        for node in ast.walk(tree):
+        for node in walk(tree):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 imported.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
             if isinstance(node, ast.Call):

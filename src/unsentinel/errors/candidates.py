@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 import re
 
+from unsentinel.core.pywalk import walk
+
 DICT_KEYS = frozenset({"error", "success", "ok", "succeed", "status"})
 READ_KEYS = frozenset({"error", "message", "detail"})
 RESPONSE_CALLS = frozenset({"jsonify", "JSONResponse"})
@@ -22,7 +24,7 @@ ERROR_NAMED = re.compile(r"^error(_|[A-Z])")
 
 
 def may_hold_error_dicts(tree: ast.Module) -> bool:
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Dict) and any(_key(k) in DICT_KEYS for k in node.keys):
             return True
         if isinstance(node, ast.Subscript) and _key(node.slice) in READ_KEYS:
