@@ -378,3 +378,31 @@ def test_project_package(tmp_path: Path, files: dict[str, str], expected: str | 
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
     assert project_package(tmp_path) == expected
+
+
+def test_a_walk_spells_each_file_as_the_path_functions_do(
+    root: Path, write_tree: WriteTree, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discovery spells a walked file from its directory's spelling; the current directory
+    below the walk's start, and the project root below it, give what ``display_path`` and
+    ``module_name`` give for the file itself."""
+    write_tree(
+        {
+            "outer/proj/pkg/mod.py": "",
+            "outer/proj/pkg/sub/deep.py": "",
+            "outer/proj/build/gen.py": "",  # a default exclude, relative to the root
+            "outer/other.py": "",
+        }
+    )
+    monkeypatch.chdir(root / "outer" / "proj" / "pkg")
+    project = (root / "outer" / "proj").resolve()
+    discovery = discover([root / "outer"], Config(root=project))
+    shown = {task.display: task.module_name for task in discovery.tasks}
+    assert shown == {
+        "../../other.py": "",
+        "mod.py": "pkg.mod",
+        "sub/deep.py": "pkg.sub.deep",
+    }
+    for task in discovery.tasks:
+        assert task.module_name == module_name(task.path.resolve(), project)
+        assert task.display == Path(os.path.relpath(task.path)).as_posix()

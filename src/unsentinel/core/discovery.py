@@ -122,15 +122,24 @@ class _Place:
             directory, specs, _relative(directory, walk.root), inner, display_path(directory)
         )
 
-    def child(self, name: str) -> _Place:
+    def child(self, walk: _Walk, name: str) -> _Place:
+        """The subdirectory ``name``: a spelling under a folder the parent is under is the
+        parent's plus the name; the others (a root or ignore file below where the walk
+        started) and the displayed path (the current directory may be below) are computed."""
         specs = self.specs
         directory = self.path / name
         local = _gitignore(directory)
-        inner = tuple(_child(folder, name) for folder in self.inner)
+        inner = tuple(
+            _child(folder, name) if folder is not None else _relative(directory, base)
+            for (base, _spec), folder in zip(specs, self.inner, strict=True)
+        )
         if local is not None:
             specs, inner = [*specs, (directory, local)], (*inner, ".")
-        shown = _child(self.shown, name)
-        return _Place(directory, specs, _child(self.relative, name), inner, shown or name)
+        relative = self.relative
+        relative = (
+            _child(relative, name) if relative is not None else _relative(directory, walk.root)
+        )
+        return _Place(directory, specs, relative, inner, display_path(directory))
 
     def excludes(self, walk: _Walk, name: str, is_dir: bool) -> bool:
         """Is the entry ``name`` excluded: by name, by its path from the root, or by an
@@ -171,7 +180,7 @@ def _walk(walk: _Walk, place: _Place) -> Iterator[tuple[Path, _Found | None]]:
         if entry.is_symlink():
             yield from ((path, None) for path in _symlink(walk, Path(entry.path)))
         elif is_dir:
-            yield from _walk(walk, place.child(name))
+            yield from _walk(walk, place.child(walk, name))
         elif name.endswith(walk.suffixes):
             module = _dotted(_child(place.relative, name))
             yield Path(entry.path), _Found(_child(place.shown, name) or name, module)
