@@ -2,7 +2,7 @@
 
 Like ruff's cache, it lives under the project root (``.unsentinel_cache/``, git-ignored by a
 ``.gitignore`` of its own) and is keyed so that it can never be stale. ``check`` gathers
-cross-file facts as ``plan`` does, so two kinds of entry are kept:
+cross-file facts as ``plan`` does, so three kinds of entry are kept:
 
 * a file's **gather output** (``gather/``): the facts one gather round read from it. Its
   key is the file's key -- a hash of its bytes, display path and module name, the tool's
@@ -10,10 +10,12 @@ cross-file facts as ``plan`` does, so two kinds of entry are kept:
   rule codes -- with a digest of the facts the round started from. The first round starts
   from nothing, so a warm run merges every file's facts without reading a tree.
 * a file's **check result**: under the file's key alone where the file never reached the
-  rules (prefiltered, skipped), and under the file's key with a digest of the settled
-  facts where it did. An edit in another file that changes what this file is told (its
-  codes, its flow) changes the digest, so the entry simply misses; so do an edit of the
-  file, a configuration change and an upgrade.
+  rules (prefiltered, skipped, failing for its bytes), and under the file's key with a
+  digest of the settled facts where it did. An edit in another file that changes what
+  this file is told (its codes, its flow) changes the digest, so the entry simply misses;
+  so do an edit of the file, a configuration change and an upgrade.
+* a whole run's results (``runs/``, :mod:`unsentinel.core.cache_runs`): under a key of
+  every input the check reads, so an unchanged tree is answered without the entries above.
 
 One small JSON file per key, written to a temporary file and renamed into place: two runs
 at once never see half an entry, and the worst a race can do is write the same entry
