@@ -306,6 +306,16 @@ def test_an_unchanged_tree_is_answered_by_one_entry(
     assert warm.exit_code == cold.exit_code == 2
 
 
+def test_a_file_skipped_before_the_pipeline_is_not_counted_from_the_cache(project: Path) -> None:
+    marker = "@" + "generated"  # spelled apart, or this test module would be generated
+    (project / "pkg" / "made.py").write_text(f"# {marker}\n" + ORDERS)
+    cold = check(project)
+    warm = check(project)  # the whole-run entry answers; made.py was looked at just now
+    assert reported(warm) == reported(cold)
+    assert [r.status for r in warm.results if r.path.endswith("made.py")] == [Status.SKIPPED]
+    assert warm.cached == len(warm.results) - 1 == 4
+
+
 @pytest.mark.parametrize(
     "edit",
     [

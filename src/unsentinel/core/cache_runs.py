@@ -80,7 +80,6 @@ def load_run(cache: CheckCache, key: str, tasks: Sequence[FileTask]) -> list[Fil
             results[index] = result
     except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError):
         return None
-    cache.hits += len(results)
     return results
 
 

@@ -263,7 +263,10 @@ class _Memo:
         configured = [config.root / path for path in generated_modules(config, suite.sections)]
         self.run = run_key(self.cache, tasks, self.keys, early, configured)
         answer = load_run(self.cache, self.run, tasks) if self.run is not None else None
-        return tuple(answer) if answer is not None else None
+        if answer is None:
+            return None
+        self.cache.hits += len(tasks) - len(early)  # early results were computed just now
+        return tuple(answer)
 
     def recall(self, tasks: Sequence[FileTask], stamp: str) -> dict[Path, FileResult | None]:
         """The cached outputs of one gather round (a file's None: the round skipped it)."""
