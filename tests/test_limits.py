@@ -90,7 +90,7 @@ DEEP = {
     "attribute chain": "x = a" + ".b" * 100_000 + "\n",
     "call chain": "x = f" + "()" * 50_000 + "\n",
     "nested blocks": "".join("    " * i + "if x:\n" for i in range(100)) + "    " * 100 + "pass\n",
-    "nested f-strings": "x = " + "f'{" * 400 + "1" + "}'" * 400 + "\n",
+    "nested f-strings": "x = " + "f'{" * 1000 + "1" + "}'" * 1000 + "\n",
 }
 
 
