@@ -61,6 +61,14 @@ def list_changes(count: int, limit: int) -> dict:
     return response
 """
 
+EXTENDED_UNDER_A_KEY = """
+def list_changes(count: int, limit: int) -> dict:
+    response = {"success": True, "count": count, "warnings": []}
+    if count > limit:
+        response["warnings"] += [f"{count} records found, returning the first {limit}"]
+    return response
+"""
+
 
 def _reader(key: str, how: str) -> str:
     read = {"item": f'result["{key}"]', "get": f'result.get("{key}", [])'}[how]
@@ -80,8 +88,9 @@ def test_many():
         (RETURNED_LITERAL, "warnings"),
         (STORED_UNDER_A_KEY, "cost_warnings"),
         (GROWN_UNDER_A_KEY, "warnings"),
+        (EXTENDED_UNDER_A_KEY, "warnings"),
     ],
-    ids=["returned-literal", "stored-under-a-key", "grown-under-a-key"],
+    ids=["returned-literal", "stored-under-a-key", "grown-under-a-key", "extended-under-a-key"],
 )
 @pytest.mark.parametrize("how", ["item", "get"])
 def test_a_returned_dict_whose_key_is_read_holds_its_warnings(

@@ -288,6 +288,7 @@ class WarningProducer(WarningRewriter):
         if keyed and not holds_text(self.carriers, target, node.value):
             self._sink(keyed, node.value)
             record_appended(self.carriers, node, target, keyed)
+            self._block_returned_key(node, target, keyed)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         lists = [t.target for t in node.targets if self.analysis.is_warning_list(t.target)]
