@@ -103,3 +103,29 @@ def test_a_report_survives_its_json_and_a_later_run_replaces_it(tmp_path: Path) 
         ("stdlib", []),
         ("mcp-server-git", [("tests", "test_x: passed before, failed after")]),
     ]
+
+
+def test_a_test_id_made_at_run_time_is_no_break() -> None:
+    """``test_counts[<function <lambda> at 0x7f...>]`` gets another id in every run: missing
+    after apply under its old id, it is no break while as many of its cases pass."""
+    before = {
+        "t::test_counts[<lambda at 0x7f01>]": "passed",
+        "t::test_counts[<lambda at 0x7f02>]": "passed",
+        "t::test_other": "passed",
+    }
+    after = {
+        "t::test_counts[<lambda at 0x7e01>]": "passed",
+        "t::test_counts[<lambda at 0x7e02>]": "passed",
+        "t::test_other": "passed",
+    }
+    assert ecosystem.broken_tests(before, after) == []
+
+
+def test_a_missing_case_of_a_test_that_passes_less_often_is_a_break() -> None:
+    before = {"t::test_counts[a1]": "passed", "t::test_counts[a2]": "passed", "t::test_x": "passed"}
+    after = {"t::test_counts[b1]": "passed", "t::test_counts[b2]": "failure"}
+    assert ecosystem.broken_tests(before, after) == [
+        "t::test_counts[a1]: missing",
+        "t::test_counts[a2]: missing",
+        "t::test_x: missing",
+    ]
