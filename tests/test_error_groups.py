@@ -825,3 +825,92 @@ def test_an_error_dict_bound_to_an_annotated_local_is_returned(tmp_path: Path) -
     actions = {action for action, _why in _sites(result, "pkg/scripts.py", Kind.ERROR)}
     assert actions == {Action.NOTE, Action.SKIP}  # the one written to after, the other held
     apply_and_run_tests(root, result)
+
+
+# -- details that are a text -------------------------------------------------------------------
+
+TEXT_DETAILS = """
+def make_policy(region):
+    try:
+        if not region.startswith("us-"):
+            raise ValueError(f"Invalid region format: {region}")
+        return {"policy": {"region": region}}
+    except ValueError as e:
+        return {
+            "error": "Parameter validation failed",
+            "details": str(e),
+            "security_note": "All parameters must pass validation",
+        }
+"""
+
+READS_THE_TEXT_DETAILS = """
+from pkg.policies import make_policy
+
+
+def test_invalid_region():
+    result = make_policy("eu-1")
+    assert "Parameter validation failed" in result["error"]
+    assert "Invalid region" in result["details"]
+"""
+
+
+def test_details_that_are_a_text_are_noted_not_spread(tmp_path: Path) -> None:
+    """``"details": str(e)`` cannot be spread into the envelope's details (``**str(e)``
+    raised ``TypeError: 'str' object is not a mapping`` at run time): the dict is noted
+    for review, and nothing of its function changes."""
+    root = write_package_project(
+        tmp_path,
+        {"pkg/policies.py": TEXT_DETAILS, "tests/test_policies.py": READS_THE_TEXT_DETAILS},
+    )
+    result = diff_project(root)
+    assert changed_names(result) == []
+    [(action, why)] = _sites(result, "pkg/policies.py", Kind.ERROR)
+    assert action is Action.NOTE
+    assert "'details' value `str(e)` is a text" in why
+    apply_and_run_tests(root, result)
+
+
+# -- an untraced reader expecting a message a dict left alone also has ---------------------------
+
+TEMPLATES = """
+import json
+
+
+def template_resource(name):
+    if name not in ("backend", "frontend"):
+        return {"contents": [{"text": json.dumps({"error": f"Template '{name}' not found"})}]}
+    return {"contents": [{"text": json.dumps({"name": name})}]}
+
+
+def deploy(name):
+    if name not in ("backend", "frontend"):
+        return {"success": False, "error": f"Template '{name}' not found"}
+    return {"success": True, "name": name}
+"""
+
+READS_THE_RESOURCE_TEXT = """
+import json
+
+from pkg.templates import template_resource
+
+
+def test_missing_template():
+    name = "nope"
+    result = template_resource(name)
+    error = json.loads(result["contents"][0]["text"])
+    assert f"Template '{name}' not found" in error["error"]
+"""
+
+
+def test_an_untraced_read_of_a_message_left_alone_too_is_not_rewritten(tmp_path: Path) -> None:
+    """The test parses a resource's text the flow does not follow, and expects a message
+    that a migrated dict (``deploy``) and a dict left alone (the resource's
+    ``json.dumps({"error": ...})`` inside a list) both have: it may read the one left
+    alone, so it stays as it is."""
+    root = write_package_project(
+        tmp_path,
+        {"pkg/templates.py": TEMPLATES, "tests/test_templates.py": READS_THE_RESOURCE_TEXT},
+    )
+    result = diff_project(root)
+    assert changed_names(result) == ["templates.py"]  # deploy() migrates
+    apply_and_run_tests(root, result)

@@ -34,6 +34,7 @@ class ErrorNotes:
     failure_reads: set[tuple[str, str]] = field(default_factory=set)
     asserted: set[str] = field(default_factory=set)
     message_templates: set[str] = field(default_factory=set)
+    kept_templates: set[str] = field(default_factory=set)
     left_alone: bool = False
     doubled: set[str] = field(default_factory=set)
     changed_keys: set[tuple[str, str, bool]] = field(default_factory=set)
@@ -79,6 +80,9 @@ class ErrorFacts:
     # functions a test double returns an old-shaped error dict for (errors/test_doubles.py):
     # held, wherever they are defined
     doubled: frozenset[str] = frozenset()
+    # the messages of the error-looking dicts left as they are (noted): a reader expecting
+    # one of those may read it, whatever migrated message it also names
+    kept_templates: frozenset[str] = frozenset()
     # (function, key, presence changes): a top-level key of its error dicts that the
     # envelope changes -- gone from the top level or added (presence), or the ``error``
     # string turned into an object (value only) (errors/generic_checks.py)
@@ -134,6 +138,7 @@ class ErrorFacts:
             error_methods=frozenset(notes.error_methods),
             asserted=frozenset(notes.asserted),
             message_templates=frozenset(notes.message_templates),
+            kept_templates=frozenset(notes.kept_templates),
             left_alone=notes.left_alone,
             doubled=frozenset(notes.doubled),
             changed_keys=frozenset(notes.changed_keys),
@@ -175,6 +180,7 @@ class ErrorFacts:
             test_blocked=self.test_blocked | other.test_blocked,
             held_returning=self.held_returning | other.held_returning,
             held_returned=self.held_returned | other.held_returned,
+            kept_templates=self.kept_templates | other.kept_templates,
         )
 
     def settle(self, config: Config) -> ErrorFacts:

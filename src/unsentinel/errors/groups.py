@@ -115,7 +115,8 @@ class ErrorGroups:
         facts = self.context.facts
         ours = facts.get(DefinedNames).functions
         templates = gathered.message_templates | frozenset(notes.message_templates)
-        untraced = Untraced(gathered.left_alone or notes.left_alone, templates)
+        kept = gathered.kept_templates | frozenset(notes.kept_templates)
+        untraced = Untraced(gathered.left_alone or notes.left_alone, templates, kept)
         tests = ConsumerFinder(self.rule, self.context, index, producers, held, ours, untraced)
         clients = ClientFinder(self.rule, self.context, index)
         functions: list[cst.FunctionDef | None] = [None]

@@ -18,10 +18,12 @@ from unsentinel.core.rule import Rule, RuleContext
 from unsentinel.errors.facts import ErrorNotes
 from unsentinel.errors.groups import ErrorGroups
 from unsentinel.errors.handed_back import handed_back
+from unsentinel.errors.key_places import MESSAGE_KEYS
 from unsentinel.errors.lookalikes import reason as lookalike_reason
 from unsentinel.errors.lookalikes import suspicious
-from unsentinel.errors.shapes import Shape
+from unsentinel.errors.shapes import Shape, elements_by_key
 from unsentinel.errors.test_doubles import doubled_function
+from unsentinel.errors.untraced import message_template
 
 
 class LookalikeNotes:
@@ -62,7 +64,9 @@ class LookalikeNotes:
         self._report(node, why)
 
     def _report(self, node: cst.CSTNode, why: str) -> None:
-        self.context.shared(ErrorNotes).left_alone = True
+        notes = self.context.shared(ErrorNotes)
+        notes.left_alone = True
+        notes.kept_templates |= _message_templates(node)
         self.context.report(
             self.rule,
             node,
@@ -71,3 +75,10 @@ class LookalikeNotes:
             action=Action.NOTE,
             reasons=(why,),
         )
+
+
+def _message_templates(node: cst.CSTNode) -> set[str]:
+    """The templates of the messages a dict left as it is carries (errors/untraced.py)."""
+    values = (elements_by_key(node) if isinstance(node, cst.Dict) else None) or {}
+    found = (message_template(values[key]) for key in MESSAGE_KEYS if key in values)
+    return {template for template in found if template is not None}

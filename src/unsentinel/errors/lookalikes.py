@@ -24,6 +24,7 @@ from unsentinel.errors.shapes import (
     call_name,
     elements_by_key,
     is_error_string,
+    is_stringish,
     response_flow,
 )
 
@@ -161,6 +162,25 @@ def code_valued(node: cst.Dict, shape: Shape) -> str | None:
         f"its error value {text!r} is a machine-readable code, not a message (as in OAuth "
         "2.0 error responses, whose shape the protocol fixes); review by hand"
     )
+
+
+def text_details(node: cst.Dict, shape: Shape) -> str | None:
+    """Why ``{"error": "...", "details": str(e)}`` is no dict to migrate as it is, or None.
+
+    The envelope's ``error.details`` is a mapping: a detail container holding a mapping is
+    spread into it, but one holding text (``str(e)``, an f-string) cannot be, and its
+    readers (``"x" in result["details"]``) search the text where a rewrite would hand them
+    a dict.
+    """
+    values = elements_by_key(node) or {}
+    for key in shape.extra_keys:
+        value = values[key]
+        if key in DETAIL_CONTAINERS and is_stringish(value) and not isinstance(value, cst.Name):
+            return (
+                f"its {key!r} value `{expression_code(value)}` is a text, where the "
+                "envelope's details are a mapping; review by hand"
+            )
+    return None
 
 
 def unclear_bare(

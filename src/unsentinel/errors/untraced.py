@@ -80,6 +80,7 @@ class Untraced:
 
     left_alone: bool = False  # some error-looking dict of the run stays as it is
     templates: frozenset[str] = frozenset()  # of the migrated messages
+    kept: frozenset[str] = frozenset()  # of the messages of the dicts left as they are
 
     def follows(self, expected: Iterable[Expected], *, any_function: bool = False) -> bool:
         """May a reader expecting these strings follow the migrated producers?
@@ -89,8 +90,17 @@ class Untraced:
         return self.named(expected) is not None
 
     def named(self, expected: Iterable[Expected]) -> Expected | None:
-        """The first expected string that names a migrated message, if any."""
-        return next((e for e in expected if any(e.names(t) for t in self.templates)), None)
+        """The first expected string that names a migrated message and none of those left
+        as they are (``"Template 'x' not found"`` may be either's), if any."""
+        return next(
+            (
+                e
+                for e in expected
+                if any(e.names(t) for t in self.templates)
+                and not any(e.names(t) for t in self.kept)
+            ),
+            None,
+        )
 
 
 def message_template(message: cst.BaseExpression) -> str | None:

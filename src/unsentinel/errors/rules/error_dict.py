@@ -21,7 +21,7 @@ from unsentinel.errors.detect import ERROR_DICT
 from unsentinel.errors.facts import ErrorNotes
 from unsentinel.errors.groups import ErrorGroups
 from unsentinel.errors.lookalike_notes import LookalikeNotes
-from unsentinel.errors.lookalikes import code_valued, suspicious, unclear_bare
+from unsentinel.errors.lookalikes import code_valued, suspicious, text_details, unclear_bare
 from unsentinel.errors.mutations import later_change, open_message_keys, writes_an_error
 from unsentinel.errors.placement import comment_plan, fit
 from unsentinel.errors.shapes import (
@@ -487,8 +487,12 @@ class ErrorDict(Rule):
             return
         in_handler = handler_of(node, self.context.parent) is not None
         function = enclosing_function(node, self.context.parent)
-        unclear = code_valued(node, shape) or unclear_bare(
-            node, shape, status, in_handler, lambda name: self._text.holds_text(name, function)
+        unclear = (
+            code_valued(node, shape)
+            or text_details(node, shape)
+            or unclear_bare(
+                node, shape, status, in_handler, lambda name: self._text.holds_text(name, function)
+            )
         )
         if unclear is not None:
             self._lookalikes.note(node, shape, returned=True, why=unclear)
