@@ -384,6 +384,16 @@ PACKAGES: tuple[Package, ...] = (
         "error dicts in a module of relative imports",
         # No tests: the pglast==7.2.0 it pins is not on the index.
     ),
+    # First tried in a third new-user trial (session 11, 2026-11-27).
+    Package(
+        _pin(
+            "awslabs-aws-serverless-mcp-server",
+            "0.2.0",
+            "3fede7874cb6b15a435ca8080e2c5269ced96b05048de0819a4e08b2b06fcc4d",
+        ),
+        "single-quoted error dicts in tools, resources returning JSON text, async tool tests",
+        tests=("pytest>=8", "pytest-asyncio", "pytest-mock"),
+    ),
 )
 
 
