@@ -914,3 +914,43 @@ def test_an_untraced_read_of_a_message_left_alone_too_is_not_rewritten(tmp_path:
     result = diff_project(root)
     assert changed_names(result) == ["templates.py"]  # deploy() migrates
     apply_and_run_tests(root, result)
+
+
+# -- one test local bound twice ------------------------------------------------------------------
+
+TWO_ACTIONS = """
+def run_tool(action, targets=None):
+    if action == "analyze":
+        if not targets:
+            return {"error": "targets required for the analyze action"}
+        return {"analysis": targets}
+    if action == "validate":
+        return {"validation_result": "failed", "failed_causes": ["no configuration"]}
+    return {"error": f"Unknown action: {action}"}
+"""
+
+READS_TWO_RESPONSES = """
+from pkg.tool import run_tool
+
+
+def test_actions():
+    result = run_tool("analyze")
+    assert "targets required" in result["error"]
+    result = run_tool("validate")
+    assert "validation_result" in result and result["validation_result"] == "failed"
+"""
+
+
+def test_each_binding_of_a_test_local_is_read_on_its_own_evidence(tmp_path: Path) -> None:
+    """``result`` holds a failure, then a data response: the read of the second's
+    ``validation_result`` is no read of an error's detail (rewritten to
+    ``result["error"]["details"][...]`` beside a key test that stayed, it raised
+    ``KeyError``). The first binding's read follows the migration."""
+    root = write_package_project(
+        tmp_path, {"pkg/tool.py": TWO_ACTIONS, "tests/test_tool.py": READS_TWO_RESPONSES}
+    )
+    result = diff_project(root)
+    text = _new_text(result, "tests/test_tool.py")
+    assert 'result["error"]["message"]' in text
+    assert 'result["validation_result"] == "failed"' in text
+    apply_and_run_tests(root, result)

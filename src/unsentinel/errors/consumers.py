@@ -21,7 +21,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from unsentinel.core.model import Action, Kind
-from unsentinel.core.syntax import NodeIndex
+from unsentinel.core.syntax import LocalBindings, NodeIndex
 from unsentinel.errors.case_assertions import (
     assert_failed,
     asserted_checks,
@@ -77,6 +77,7 @@ class ConsumerFinder:
         self.held = held
         self.ours = ours
         self.untraced = untraced or Untraced()
+        self._places: dict[cst.CSTNode, int] | None = None
 
     def scan_function(self, function: cst.FunctionDef) -> frozenset[str]:
         """Rewrite the test's reads; the variables whose reads it follows (on evidence)."""
@@ -127,12 +128,15 @@ class ConsumerFinder:
         return "other"
 
     def _rewrite(self, state: FunctionReads) -> frozenset[str]:
-        by_accessor: dict[str, list[KeyRead]] = {}
+        # A local bound twice (``result = tool("analyze")`` ... ``result = tool("validate")``)
+        # holds two responses: each binding's reads are judged on their own evidence.
+        by_accessor: dict[tuple[str, int], list[KeyRead]] = {}
         for read in state.reads:
-            by_accessor.setdefault(read.accessor, []).append(read)
+            binding = self._binding_of(read, state)
+            by_accessor.setdefault((read.accessor, binding), []).append(read)
         evidenced: set[str] = set()
         followed: set[str] = set()
-        for accessor, reads in by_accessor.items():
+        for (accessor, _binding), reads in by_accessor.items():
             new_shape = any(
                 r.key == "error" and self._context(r.node) == "subscripted" for r in reads
             )
@@ -149,6 +153,27 @@ class ConsumerFinder:
         for comparison, left, literal in state.literal_compares:
             self._rewrite_compare(state, comparison, left, literal, evidenced)
         return frozenset(followed)
+
+    def _binding_of(self, read: KeyRead, state: FunctionReads) -> int:
+        """Where the local a read starts from was last bound before it (its statement's
+        place in the file), or -1 where no assignment of the test binds it."""
+        name = state.root(read.node.value)
+        function = self.nodes.owner_of(read.node)
+        if name is None or function is None:
+            return -1
+        place = self._place(read.node)
+        bound = [
+            self._place(assignment.statement)
+            for assignment in self.context.shared(LocalBindings).of(function)
+            if assignment.name == name
+        ]
+        return max((at for at in bound if at < place), default=-1)
+
+    def _place(self, node: cst.CSTNode) -> int:
+        """A node's place in the file: the parent map is in source order (counted once)."""
+        if self._places is None:
+            self._places = {each: place for place, each in enumerate(self.nodes.parents)}
+        return self._places.get(node, -1)
 
     def _follows_producer(
         self, state: FunctionReads, accessor: cst.BaseExpression, nodes: list[cst.CSTNode]
