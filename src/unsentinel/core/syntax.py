@@ -29,6 +29,31 @@ def last_name(expr: cst.BaseExpression) -> str | None:
     return None
 
 
+# Functions that run a coroutine and hand back its result: ``asyncio.run(get(...))``.
+_COROUTINE_RUNNERS = frozenset({"run", "run_until_complete"})
+
+
+def result_call(value: cst.BaseExpression) -> cst.BaseExpression:
+    """The call whose result ``value`` is: ``await f(...)`` and ``asyncio.run(f(...))`` (or
+    ``loop.run_until_complete(f(...))``) give ``f(...)``; anything else is itself."""
+    if isinstance(value, cst.Await):
+        return result_call(value.expression)
+    if (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Attribute)
+        and value.func.attr.value in _COROUTINE_RUNNERS
+        and (value.func.attr.value != "run" or _is_name(value.func.value, "asyncio"))
+        and len(value.args) == 1
+        and isinstance(value.args[0].value, (cst.Call, cst.Await))
+    ):
+        return result_call(value.args[0].value)
+    return value
+
+
+def _is_name(node: cst.BaseExpression, name: str) -> bool:
+    return isinstance(node, cst.Name) and node.value == name
+
+
 def dotted(expr: cst.BaseExpression) -> str | None:
     if isinstance(expr, cst.Name):
         return expr.value

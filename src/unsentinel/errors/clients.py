@@ -24,12 +24,12 @@ import libcst as cst
 import libcst.matchers as m
 
 from unsentinel.core.model import Action, Kind
-from unsentinel.core.syntax import NodeIndex
+from unsentinel.core.syntax import NodeIndex, result_call
 from unsentinel.errors import build
 from unsentinel.errors.aliases import Aliases, aliases_of
 from unsentinel.errors.key_places import DETAIL_CONTAINERS, DISCRIMINATORS, MESSAGE_KEYS
 from unsentinel.errors.readers import keyed_read
-from unsentinel.errors.shapes import is_error_string, is_json_loads, result_call
+from unsentinel.errors.shapes import is_error_string, is_json_loads
 
 if TYPE_CHECKING:
     from unsentinel.core.rule import Rule, RuleContext

@@ -29,11 +29,11 @@ from collections.abc import Callable, Iterator
 import libcst as cst
 import libcst.matchers as m
 
-from unsentinel.core.syntax import NodeIndex
+from unsentinel.core.syntax import NodeIndex, result_call
 from unsentinel.errors.aliases import aliases_of
 from unsentinel.errors.candidates import CHECKED_KEYS, ERROR_NAMED, READ_KEYS
 from unsentinel.errors.readers import keyed_read
-from unsentinel.errors.shapes import is_error_string, is_json_loads, result_call
+from unsentinel.errors.shapes import is_error_string, is_json_loads
 
 Parent = Callable[[cst.CSTNode], cst.CSTNode | None]
 

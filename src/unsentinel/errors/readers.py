@@ -16,7 +16,7 @@ from collections.abc import Callable
 import libcst as cst
 import libcst.matchers as m
 
-from unsentinel.core.syntax import NodeIndex, string_value
+from unsentinel.core.syntax import NodeIndex, result_call, string_value
 from unsentinel.errors.aliases import Aliases, aliases_of
 from unsentinel.errors.key_places import (
     DETAIL_CONTAINERS,
@@ -26,7 +26,7 @@ from unsentinel.errors.key_places import (
     UNCHANGED,
     UNFOLLOWED,
 )
-from unsentinel.errors.shapes import call_name, is_json_loads, result_call
+from unsentinel.errors.shapes import call_name, is_json_loads
 from unsentinel.errors.tool_calls import tool_called
 
 # A read of one of these says the reader looks at the failure side of the result.

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from unsentinel.core.syntax import NodeIndex, string_key
+from unsentinel.core.syntax import NodeIndex, result_call, string_key
 from unsentinel.errors.aliases import Aliases, aliases_of
 from unsentinel.errors.case_assertions import compared_dict
 from unsentinel.errors.readers import SERIALISERS
-from unsentinel.errors.shapes import is_json_loads, result_call
+from unsentinel.errors.shapes import is_json_loads
 from unsentinel.errors.tool_calls import tool_called
 
 

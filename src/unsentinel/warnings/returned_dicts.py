@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from unsentinel.core.syntax import last_name
+from unsentinel.core.syntax import last_name, result_call
 
 if TYPE_CHECKING:
     from unsentinel.core.rule import RuleContext
@@ -31,7 +31,7 @@ _GROWERS = frozenset({"append", "extend", "insert"})
 def callees_read(index: NodeIndex, base: cst.BaseExpression) -> set[str]:
     """The functions whose result ``base`` is: ``f(...)`` itself, or a local bound to one
     in the same function (``result = f(...)``, ``await f(...)``, ``asyncio.run(f(...))``)."""
-    call = _result_call(base)
+    call = result_call(base)
     if isinstance(call, cst.Call):
         return {name} if (name := last_name(call.func)) else set()
     if not isinstance(base, cst.Name):
@@ -41,22 +41,10 @@ def callees_read(index: NodeIndex, base: cst.BaseExpression) -> set[str]:
         bound = any(
             isinstance(t.target, cst.Name) and t.target.value == base.value for t in assign.targets
         )
-        value = _result_call(assign.value) if bound else None
+        value = result_call(assign.value) if bound else None
         if isinstance(value, cst.Call) and (name := last_name(value.func)):
             found.add(name)
     return found
-
-
-def _result_call(value: cst.BaseExpression) -> cst.BaseExpression:
-    """``await f()``, ``asyncio.run(f())`` and ``loop.run_until_complete(f())``: ``f()``."""
-    if isinstance(value, cst.Await):
-        return _result_call(value.expression)
-    runs = last_name(value.func) if isinstance(value, cst.Call) else None
-    if isinstance(value, cst.Call) and runs in ("run", "run_until_complete") and value.args:
-        inner = value.args[0].value
-        if isinstance(inner, (cst.Call, cst.Await)):
-            return _result_call(inner)
-    return value
 
 
 def is_read(context: RuleContext, node: cst.Subscript) -> bool:
