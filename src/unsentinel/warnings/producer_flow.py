@@ -21,7 +21,7 @@ import libcst as cst
 
 from unsentinel.core.layout import expression_code
 from unsentinel.core.model import Action, Kind
-from unsentinel.core.syntax import last_name, string_key, string_value
+from unsentinel.core.syntax import last_name, string_value
 from unsentinel.warnings.carriers import FileCarriers
 from unsentinel.warnings.facts import LIST_SHAPES, WarningShape
 from unsentinel.warnings.flow import is_empty
@@ -41,13 +41,7 @@ from unsentinel.warnings.helper_returns import (
 from unsentinel.warnings.keyed_entries import record_appended, record_stand_in
 from unsentinel.warnings.local_flow import LocalFlow
 from unsentinel.warnings.return_links import ReturnLinks
-from unsentinel.warnings.returned_dicts import (
-    callees_read,
-    is_read,
-    is_returned_dict,
-    is_returned_name,
-    why_returned,
-)
+from unsentinel.warnings.returned_dicts import ReturnedDicts
 from unsentinel.warnings.rewrite import WarningRewriter
 from unsentinel.warnings.scalar_names import holds_text, is_text
 from unsentinel.warnings.settings import warning_settings
@@ -66,6 +60,11 @@ class WarningProducer(WarningRewriter):
     @cached_property
     def carriers(self) -> FileCarriers:
         return self.context.shared(FileCarriers)
+
+    @cached_property
+    def returned_dicts(self) -> ReturnedDicts:
+        """Warnings stored in dicts the functions return, and reads of their keys."""
+        return ReturnedDicts(self.context, self.analysis, self.carriers, self.flow)
 
     @cached_property
     def helpers(self) -> HelperReturns:
@@ -136,7 +135,7 @@ class WarningProducer(WarningRewriter):
     def visit_Call(self, node: cst.Call) -> None:
         self.return_links.link_test_double(node)
         func = node.func
-        self._note_key_read(node)
+        self.returned_dicts.got_by_key(node)
         if isinstance(func, cst.Attribute) and self._is_list_of_warnings(func.value):
             self._grown(node, func.attr.value, self.carriers.of(func.value))
         elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Subscript):
@@ -187,21 +186,7 @@ class WarningProducer(WarningRewriter):
         if keyed and self._grown(node, func.attr.value, keyed):
             assert isinstance(func.value, cst.Subscript)
             record_appended(self.carriers, node, func.value, keyed)
-            self._block_returned_key(node, func.value, keyed)
-
-    def _block_returned_key(
-        self, node: cst.CSTNode, stored: cst.Subscript, keyed: tuple[KeyCarrier, ...]
-    ) -> None:
-        """``response["warnings"]`` grown or set in a dict the function returns: its readers
-        would meet objects where they read dumped dicts (warnings/returned_dicts.py)."""
-        base = stored.value
-        if self.context.is_test_file or not isinstance(base, cst.Name):
-            return
-        function = self.analysis.enclosing_function(node)
-        if function is not None and is_returned_name(self.analysis.index, node, base.value):
-            for carrier in keyed:
-                why = why_returned(carrier.name)
-                self.carriers.block_if_read(node, carrier, why, function.name.value)
+            self.returned_dicts.stored(node, func.value)
 
     def _is_list_of_warnings(self, expr: cst.BaseExpression) -> bool:
         """A warnings list by its name, or a local that only ever collects warnings."""
@@ -219,43 +204,13 @@ class WarningProducer(WarningRewriter):
             self._as_dict = self.context.is_test_file
             if self._as_dict and not is_empty(node.value):
                 record_stand_in(self.carriers, node, KeyCarrier(key))
-            elif not self._as_dict and (function := self._returns_objects(node)):
-                self.carriers.block_if_read(node, KeyCarrier(key), why_returned(key), function)
+            elif not self._as_dict:
+                self.returned_dicts.built(node, key)
             self._sink((KeyCarrier(key),), node.value)
             self._as_dict = False
 
-    def _returns_objects(self, node: cst.DictElement) -> str | None:
-        """``return {"warnings": warnings}``: the list, not its dump, goes back to callers.
-        The function that returns it, or None."""
-        built = self.context.parent(node)
-        function = self.analysis.enclosing_function(node)
-        if function is None or not isinstance(built, cst.Dict):
-            return None
-        if not self._holds_objects(node.value):
-            return None
-        returned = is_returned_dict(self.context, self.analysis.index, built)
-        return function.name.value if returned else None
-
-    def _note_key_read(self, node: cst.Call) -> None:
-        """``result.get("warnings", [])``: a read of the key, like ``result["warnings"]``."""
-        func = node.func
-        first = node.args[0].value if node.args else None
-        if isinstance(func, cst.Attribute) and func.attr.value == "get" and first is not None:
-            key = string_value(first) if isinstance(first, cst.SimpleString) else None
-            if isinstance(key, str) and self.analysis.is_warning_list_name(key):
-                self._note_read_of(func.value, key)
-
     def visit_Subscript(self, node: cst.Subscript) -> None:
-        """``result["warnings"]`` off a call's result: what the callee returns in a dict
-        under that key is read back (warnings/returned_dicts.py)."""
-        key = string_key(node)
-        readable = key is not None and self.analysis.is_warning_list_name(key)
-        if readable and key is not None and is_read(self.context, node):
-            self._note_read_of(node.value, key)
-
-    def _note_read_of(self, base: cst.BaseExpression, key: str) -> None:
-        for callee in callees_read(self.analysis.index, base):
-            self.notes.key_reads.add((callee, key))
+        self.returned_dicts.read_by_key(node)
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         """``monkeypatch.setattr("app.log.warning", warnings.append)``: the list's own method
@@ -288,7 +243,7 @@ class WarningProducer(WarningRewriter):
         if keyed and not holds_text(self.carriers, target, node.value):
             self._sink(keyed, node.value)
             record_appended(self.carriers, node, target, keyed)
-            self._block_returned_key(node, target, keyed)
+            self.returned_dicts.stored(node, target)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         lists = [t.target for t in node.targets if self.analysis.is_warning_list(t.target)]
@@ -298,22 +253,9 @@ class WarningProducer(WarningRewriter):
         elif not lists:
             for target in node.targets:
                 self._record_local(target.target, node.value)
-        if not texts and self._holds_objects(node.value):
-            for target in node.targets:
-                self._block_stored_key(node, target.target)
+        if not texts:
+            self.returned_dicts.assigned(node)
         self.helpers.record_unpacked(node)
-
-    def _holds_objects(self, value: cst.BaseExpression) -> bool:
-        """Will ``value`` hold ``Warning`` objects once migrated (not nothing, a count, or
-        dicts already dumped)?"""
-        return not (is_empty(value) or is_text(value)) and (
-            self.flow.shape(value) is not WarningShape.DICT_LIST
-        )
-
-    def _block_stored_key(self, node: cst.Assign, target: cst.BaseExpression) -> None:
-        if isinstance(target, cst.Subscript):
-            keyed = tuple(c for c in self.carriers.of(target) if isinstance(c, KeyCarrier))
-            self._block_returned_key(node, target, keyed)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         if node.value is not None and holds_text(self.carriers, node.target, node.value):

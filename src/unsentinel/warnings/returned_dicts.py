@@ -17,11 +17,17 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from unsentinel.core.syntax import last_name, result_call
+from unsentinel.core.syntax import last_name, result_call, string_key, string_value
+from unsentinel.warnings.facts import WarningShape
+from unsentinel.warnings.flow import WarningFlow, is_empty
+from unsentinel.warnings.graph import KeyCarrier
+from unsentinel.warnings.scalar_names import is_text
 
 if TYPE_CHECKING:
     from unsentinel.core.rule import RuleContext
     from unsentinel.core.syntax import NodeIndex
+    from unsentinel.warnings.analysis import FileAnalysis
+    from unsentinel.warnings.carriers import FileCarriers
 
 
 # Methods that grow the list under a key rather than read what it holds.
@@ -96,3 +102,85 @@ def is_returned_name(index: NodeIndex, node: cst.CSTNode, name: str) -> bool:
         if isinstance(value, cst.Name) and value.value == name:
             return True
     return False
+
+
+class ReturnedDicts:
+    """What the producer rule records, per file, about warnings in returned dicts: each
+    store of a list under a key of a dict its function returns (a pending blocker, with
+    the function), and each read of a key off a call's result (the callee and the key).
+    The gather pass settles the pairs (``WarningFacts.settle``)."""
+
+    def __init__(
+        self,
+        context: RuleContext,
+        analysis: FileAnalysis,
+        carriers: FileCarriers,
+        flow: WarningFlow,
+    ) -> None:
+        self.context = context
+        self.analysis = analysis
+        self.carriers = carriers
+        self.flow = flow
+
+    # -- stores ---------------------------------------------------------------------------
+    def holds_objects(self, value: cst.BaseExpression) -> bool:
+        """Will ``value`` hold ``Warning`` objects once migrated (not nothing, a count, or
+        dicts already dumped)?"""
+        return not (is_empty(value) or is_text(value)) and (
+            self.flow.shape(value) is not WarningShape.DICT_LIST
+        )
+
+    def stored(self, node: cst.CSTNode, stored: cst.Subscript) -> None:
+        """``response["warnings"]`` set, grown or extended in a dict the function returns:
+        its readers would meet objects where they read dumped dicts."""
+        base = stored.value
+        if self.context.is_test_file or not isinstance(base, cst.Name):
+            return
+        function = self.analysis.enclosing_function(node)
+        if function is None or not is_returned_name(self.analysis.index, node, base.value):
+            return
+        for carrier in self.carriers.of(stored):
+            if isinstance(carrier, KeyCarrier):
+                why = why_returned(carrier.name)
+                self.carriers.block_if_read(node, carrier, why, function.name.value)
+
+    def assigned(self, node: cst.Assign) -> None:
+        """``response["warnings"] = warnings``, where the value holds objects."""
+        if not self.holds_objects(node.value):
+            return
+        for target in node.targets:
+            if isinstance(target.target, cst.Subscript):
+                self.stored(node, target.target)
+
+    def built(self, node: cst.DictElement, key: str) -> None:
+        """``return {"warnings": warnings}``: the list, not its dump, goes back to callers."""
+        built = self.context.parent(node)
+        function = self.analysis.enclosing_function(node)
+        if function is None or not isinstance(built, cst.Dict):
+            return
+        if self.holds_objects(node.value) and is_returned_dict(
+            self.context, self.analysis.index, built
+        ):
+            why = why_returned(key)
+            self.carriers.block_if_read(node, KeyCarrier(key), why, function.name.value)
+
+    # -- reads ----------------------------------------------------------------------------
+    def read_by_key(self, node: cst.Subscript) -> None:
+        """``result["warnings"]`` off a call's result."""
+        key = string_key(node)
+        named = key is not None and self.analysis.is_warning_list_name(key)
+        if named and key is not None and is_read(self.context, node):
+            self._read(node.value, key)
+
+    def got_by_key(self, node: cst.Call) -> None:
+        """``result.get("warnings", [])``: a read of the key, like ``result["warnings"]``."""
+        func = node.func
+        first = node.args[0].value if node.args else None
+        if isinstance(func, cst.Attribute) and func.attr.value == "get":
+            key = string_value(first) if isinstance(first, cst.SimpleString) else None
+            if isinstance(key, str) and self.analysis.is_warning_list_name(key):
+                self._read(func.value, key)
+
+    def _read(self, base: cst.BaseExpression, key: str) -> None:
+        for callee in callees_read(self.analysis.index, base):
+            self.carriers.notes.key_reads.add((callee, key))
