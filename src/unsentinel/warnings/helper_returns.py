@@ -25,6 +25,8 @@ from unsentinel.warnings.rule import WarningRule
 
 APPENDERS = {"append": 0, "insert": 1}
 """List methods that add one value, with the index of that value's argument."""
+GROWERS = frozenset({*APPENDERS, "extend"})
+"""List methods that grow a list in place: what they add lands in it."""
 
 # Calls whose result in a warnings list says nothing about a helper returning warnings.
 NOT_HELPERS = frozenset(

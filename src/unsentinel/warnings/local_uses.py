@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from unsentinel.core.syntax import NodeIndex
-from unsentinel.warnings.helper_returns import APPENDERS
+from unsentinel.warnings.helper_returns import APPENDERS, GROWERS
 
 if TYPE_CHECKING:
     from unsentinel.core.rule import RuleContext
@@ -103,7 +103,7 @@ class LocalUses:
         return (
             isinstance(call, cst.Call)
             and isinstance(call.func, cst.Attribute)
-            and call.func.attr.value in (*APPENDERS, "extend")
+            and call.func.attr.value in GROWERS
             and self._is_warning_list(call.func.value)
         )
 

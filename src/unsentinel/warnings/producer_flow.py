@@ -34,6 +34,7 @@ from unsentinel.warnings.graph import (
 )
 from unsentinel.warnings.helper_returns import (
     APPENDERS,
+    GROWERS,
     NOT_HELPERS,
     HelperReturns,
     is_helper_name,
@@ -217,7 +218,7 @@ class WarningProducer(WarningRewriter):
         handed to other code, which fills it with values nobody follows (log format
         strings, here). Its group stays as it is."""
         method = node.attr.value
-        if method not in (*APPENDERS, "extend") or not self._is_list_of_warnings(node.value):
+        if method not in GROWERS or not self._is_list_of_warnings(node.value):
             return
         called = self.context.parent(node)
         if isinstance(called, cst.Call) and called.func is node:

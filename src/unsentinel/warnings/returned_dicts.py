@@ -21,6 +21,7 @@ from unsentinel.core.syntax import last_name, result_call, string_key, string_va
 from unsentinel.warnings.facts import WarningShape
 from unsentinel.warnings.flow import WarningFlow, is_empty
 from unsentinel.warnings.graph import KeyCarrier
+from unsentinel.warnings.helper_returns import GROWERS
 from unsentinel.warnings.scalar_names import is_text
 
 if TYPE_CHECKING:
@@ -28,10 +29,6 @@ if TYPE_CHECKING:
     from unsentinel.core.syntax import NodeIndex
     from unsentinel.warnings.analysis import FileAnalysis
     from unsentinel.warnings.carriers import FileCarriers
-
-
-# Methods that grow the list under a key rather than read what it holds.
-_GROWERS = frozenset({"append", "extend", "insert"})
 
 
 def callees_read(index: NodeIndex, base: cst.BaseExpression) -> set[str]:
@@ -61,7 +58,7 @@ def is_read(context: RuleContext, node: cst.Subscript) -> bool:
         return False
     if isinstance(above, (cst.AnnAssign, cst.AugAssign)) and above.target is node:
         return False
-    return not (isinstance(above, cst.Attribute) and above.attr.value in _GROWERS)
+    return not (isinstance(above, cst.Attribute) and above.attr.value in GROWERS)
 
 
 def why_returned(key: str) -> str:
