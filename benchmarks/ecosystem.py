@@ -60,6 +60,10 @@ ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "ecosystem.md"
 COMMAND_TIMEOUT = 1200
 INSTALL_TIMEOUT = 600
+# Every test venv is built under these. The pinned packages predate mcp 2 (FastMCP renamed,
+# APIs changed), but their ranges admit it: a venv built today would fail to import every
+# MCP server, and its tests would be skipped as "none passed before apply".
+TEST_CONSTRAINTS = ("mcp<2",)
 TEST_TIMEOUT = 600
 TYPES_TIMEOUT = 900
 INVARIANTS = (
@@ -340,7 +344,7 @@ PACKAGES: tuple[Package, ...] = (
             "d41ca5b5367af1426a7db860010473d5c1a7f3df02e4f8db30f75f9c66030e18",
         ),
         "error dicts that unittest tests compare whole",
-        tests=("pytest>=8", "mcp<2"),  # its tests predate mcp 2
+        tests=("pytest>=8",),
     ),
     Package(
         _pin("mkdocs", "1.6.1", "7b432f01d928c084353ab39c57282f29f92136665bdd6abf7c1ec8d822ef86f2"),
@@ -392,6 +396,34 @@ PACKAGES: tuple[Package, ...] = (
             "3fede7874cb6b15a435ca8080e2c5269ced96b05048de0819a4e08b2b06fcc4d",
         ),
         "single-quoted error dicts in tools, resources returning JSON text, async tool tests",
+        tests=("pytest>=8", "pytest-asyncio", "pytest-mock"),
+    ),
+    # First tried in a fourth new-user trial (session 12, 2026-11-27).
+    Package(
+        _pin(
+            "awslabs-cdk-mcp-server",
+            "1.0.15",
+            "ba900682bd2116024f2bf172aeb77924601fc0516462b9bfe8fcbfce0acf1746",
+        ),
+        "warnings under a key of a result dict, error dicts with a status, fetchers' readers",
+        tests=("pytest>=8", "pytest-asyncio", "pytest-mock"),
+    ),
+    Package(
+        _pin(
+            "awslabs-s3-tables-mcp-server",
+            "0.1.1",
+            "94f2a0d0d773d318c278cb68b7e7a0a28c4e263943717bb3f954e996fb34d5ae",
+        ),
+        "error dicts with a status, file importers' results read by tests",
+        tests=("pytest>=8", "pytest-asyncio", "pytest-mock"),
+    ),
+    Package(
+        _pin(
+            "awslabs-cloudwatch-applicationsignals-mcp-server",
+            "0.2.1",
+            "7084f8531ec9c17c19fad24f0e85b3597b285d00fdf5ae7d490557108b77a594",
+        ),
+        "error dicts in tools and their tests' readers",
         tests=("pytest>=8", "pytest-asyncio", "pytest-mock"),
     ),
 )
@@ -805,14 +837,20 @@ def test_python(package: Package) -> tuple[Path | None, str]:
     """
     venv = venv_dir(package)
     python = venv / "bin" / "python"
-    if (venv / ".complete").exists():
+    # A venv built for other test dependencies or constraints is built again.
+    built_for = "\n".join([*package.tests, *TEST_CONSTRAINTS])
+    complete = venv / ".complete"
+    if complete.exists() and complete.read_text() == built_for:
         return python, ""
     base = base_python(package.python)
     if base is None:
         return None, f"no Python {package.python} on this machine for its tests"
     shutil.rmtree(venv, ignore_errors=True)
     subprocess.run([str(base), "-m", "venv", str(venv)], check=True, capture_output=True)
+    constraints = venv / "constraints.txt"
+    constraints.write_text("".join(f"{line}\n" for line in TEST_CONSTRAINTS))
     install = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    install += ["--constraint", str(constraints)]
     try:
         done = subprocess.run(
             [*install, str(source_tree(package)), *package.tests],
@@ -824,7 +862,7 @@ def test_python(package: Package) -> tuple[Path | None, str]:
         return None, f"installing its dependencies took over {INSTALL_TIMEOUT} s"
     if done.returncode != 0:
         return None, f"pip install failed: {last_line(done.stderr)}"
-    (venv / ".complete").write_text("\n".join(package.tests))
+    complete.write_text(built_for)
     return python, ""
 
 

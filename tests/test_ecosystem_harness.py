@@ -129,3 +129,34 @@ def test_a_missing_case_of_a_test_that_passes_less_often_is_a_break() -> None:
         "t::test_counts[a2]: missing",
         "t::test_x: missing",
     ]
+
+
+def test_a_test_venv_is_built_under_the_constraints_and_again_when_they_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A venv built today without ``mcp<2`` cannot import the MCP servers: every test of
+    theirs would be skipped as "none passed before apply" and the run would look green."""
+    commands: list[list[str]] = []
+
+    def run(command: list[str], **_: object) -> object:
+        commands.append(command)
+        if command[1:3] == ["-m", "venv"]:
+            Path(command[3]).mkdir(parents=True)
+        return type("Done", (), {"returncode": 0, "stderr": ""})()
+
+    package = ecosystem.Package(ecosystem.Pin("pkg", "1", "0" * 64), "", tests=("pytest",))
+    monkeypatch.setattr(ecosystem, "cache_dir", lambda: tmp_path / "sdists")
+    monkeypatch.setattr(ecosystem, "source_tree", lambda _: tmp_path / "pkg")
+    monkeypatch.setattr(ecosystem.subprocess, "run", run)
+    venv = ecosystem.venv_dir(package)
+    venv.mkdir(parents=True)
+    (venv / ".complete").write_text("pytest")  # built before the constraints existed
+
+    ecosystem.test_python(package)
+
+    install = commands[-1]
+    assert install[install.index("--constraint") + 1] == str(venv / "constraints.txt")
+    assert (venv / "constraints.txt").read_text() == "mcp<2\n"
+    commands.clear()
+    ecosystem.test_python(package)
+    assert commands == []  # built for these constraints: used as it is
