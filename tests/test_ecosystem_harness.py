@@ -7,6 +7,7 @@ full run of the standard library; one that mistakes a crash for bad input hides 
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -144,10 +145,10 @@ def test_a_test_venv_is_built_under_the_constraints_and_again_when_they_change(
             Path(command[3]).mkdir(parents=True)
         return type("Done", (), {"returncode": 0, "stderr": ""})()
 
-    package = ecosystem.Package(ecosystem.Pin("pkg", "1", "0" * 64), "", tests=("pytest",))
+    package = ecosystem.Package(ecosystem._pin("pkg", "1", "0" * 64), "", tests=("pytest",))
     monkeypatch.setattr(ecosystem, "cache_dir", lambda: tmp_path / "sdists")
     monkeypatch.setattr(ecosystem, "source_tree", lambda _: tmp_path / "pkg")
-    monkeypatch.setattr(ecosystem.subprocess, "run", run)
+    monkeypatch.setattr(subprocess, "run", run)
     venv = ecosystem.venv_dir(package)
     venv.mkdir(parents=True)
     (venv / ".complete").write_text("pytest")  # built before the constraints existed
