@@ -60,10 +60,10 @@ ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "ecosystem.md"
 COMMAND_TIMEOUT = 1200
 INSTALL_TIMEOUT = 600
-# Every test venv is built under these. The pinned packages predate mcp 2 (FastMCP renamed,
-# APIs changed), but their ranges admit it: a venv built today would fail to import every
-# MCP server, and its tests would be skipped as "none passed before apply".
-TEST_CONSTRAINTS = ("mcp<2",)
+# A test venv is built under these unless its package says otherwise. Most pinned packages
+# predate mcp 2 (FastMCP renamed, APIs changed) while their ranges admit it: a venv built
+# today would fail to import them, and their tests would be skipped as "none passed before".
+BEFORE_MCP_2 = ("mcp<2",)
 TEST_TIMEOUT = 600
 TYPES_TIMEOUT = 900
 INVARIANTS = (
@@ -105,6 +105,7 @@ class Package:
     tests: tuple[str, ...] = ()
     bounded: bool = False
     python: str = ""  # "3.N" when the package's requires-python excludes the running Python
+    constraints: tuple[str, ...] = BEFORE_MCP_2  # of its test venv's installs
 
     @property
     def name(self) -> str:
@@ -416,6 +417,7 @@ PACKAGES: tuple[Package, ...] = (
         ),
         "error dicts with a status, file importers' results read by tests",
         tests=("pytest>=8", "pytest-asyncio", "pytest-mock"),
+        constraints=(),  # requires mcp 2
     ),
     Package(
         _pin(
@@ -425,6 +427,7 @@ PACKAGES: tuple[Package, ...] = (
         ),
         "error dicts in tools and their tests' readers",
         tests=("pytest>=8", "pytest-asyncio", "pytest-mock"),
+        constraints=(),  # requires mcp 2
     ),
 )
 
@@ -838,7 +841,7 @@ def test_python(package: Package) -> tuple[Path | None, str]:
     venv = venv_dir(package)
     python = venv / "bin" / "python"
     # A venv built for other test dependencies or constraints is built again.
-    built_for = "\n".join([*package.tests, *TEST_CONSTRAINTS])
+    built_for = "\n".join([*package.tests, *package.constraints])
     complete = venv / ".complete"
     if complete.exists() and complete.read_text() == built_for:
         return python, ""
@@ -848,7 +851,7 @@ def test_python(package: Package) -> tuple[Path | None, str]:
     shutil.rmtree(venv, ignore_errors=True)
     subprocess.run([str(base), "-m", "venv", str(venv)], check=True, capture_output=True)
     constraints = venv / "constraints.txt"
-    constraints.write_text("".join(f"{line}\n" for line in TEST_CONSTRAINTS))
+    constraints.write_text("".join(f"{line}\n" for line in package.constraints))
     install = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
     install += ["--constraint", str(constraints)]
     try:
