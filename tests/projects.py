@@ -3,6 +3,7 @@ library, read what it would change."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -68,3 +69,9 @@ def apply_and_run_tests(root: Path, result: RunResult) -> None:
         check=False,
     )
     assert tests.returncode == 0, tests.stdout[-3000:]
+
+
+def appends_a_warning(text: str, target: str = "warnings") -> bool:
+    """Does ``text`` append a ``Warning(...)`` to ``target``, however the call is laid out
+    (``target.append(Warning(`` or, split as ruff does, ``target.append(`` / ``Warning(``)?"""
+    return re.search(rf"(?<![\w.]){re.escape(target)}\.append\(\s*Warning\(", text) is not None

@@ -42,11 +42,13 @@ def _pyproject(tmp_path: Path, table: str) -> Path:
             "def get(note_id):\n"
             '    return jsonify({"message": f"Note {note_id} not found"}), 404\n',
             # Longer than the line length (88): one argument per line, as ruff would.
-            "    return jsonify(error_response(\n"
-            "        error_codes.NOT_FOUND_RESOURCE,\n"
-            '        f"Note {note_id} not found",\n'
-            '        {"note_id": note_id},\n'
-            "    )), 404\n",
+            "    return jsonify(\n"
+            "        error_response(\n"
+            "            error_codes.NOT_FOUND_RESOURCE,\n"
+            '            f"Note {note_id} not found",\n'
+            '            {"note_id": note_id},\n'
+            "        )\n"
+            "    ), 404\n",
             id="details become the third argument",
         ),
         pytest.param(

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from projects import diff_project, new_text
+from projects import appends_a_warning, diff_project, new_text
 
 from unsentinel.core.model import Action, Site
 from unsentinel.core.runner import RunResult
@@ -52,7 +52,7 @@ def test_an_optional_list_with_an_empty_default_migrates_with_its_group(tmp_path
     result = diff_project(tmp_path, {"app.py": OPTIONAL_DEFAULT})
     text = new_text(result, "app.py")
     assert text is not None
-    assert "warnings.append(Warning(" in text
+    assert appends_a_warning(text, "warnings")
     assert 'message="Order has no lines"' in text
     assert "warnings: list[Warning] | None = None" in text  # the helper's parameter too
     assert Action.SKIP not in {s.action for s in _producers(result)}
@@ -261,7 +261,7 @@ def test_a_list_unpacked_from_a_tuple_slot_migrates_with_the_helpers_list(tmp_pa
     result = diff_project(tmp_path, files)
     checks, report = new_text(result, "app/checks.py"), new_text(result, "app/report.py")
     assert checks is not None and report is not None
-    assert "warnings.append(Warning(" in checks
+    assert appends_a_warning(checks, "warnings")
     assert "w.message for w in warnings" in report
 
 

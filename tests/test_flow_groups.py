@@ -12,7 +12,14 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from projects import diff_project, new_text, write_project
+from projects import (
+    appends_a_warning,
+    apply_and_run_tests,
+    diff_project,
+    new_text,
+    write_package_project,
+    write_project,
+)
 
 from unsentinel.core.model import Action, Mode, Site
 from unsentinel.core.runner import RunResult
@@ -118,7 +125,7 @@ def test_without_the_blocker_the_same_group_migrates_whole(tmp_path: Path) -> No
     checks_text = new_text(result, "app/checks.py")
     tool_text = new_text(result, "app/tool.py")
     assert checks_text is not None and tool_text is not None
-    assert "warnings.append(Warning(" in checks_text
+    assert appends_a_warning(checks_text, "warnings")
     assert "warnings: list[Warning]" in checks_text
     assert 'any(w.severity == "blocking" for w in warnings)' in tool_text
     assert "warnings: list[Warning] = []" in tool_text
@@ -523,7 +530,7 @@ def test_a_string_accumulator_does_not_unblock_a_real_list_of_the_same_name(
     result = diff_project(root)
     text = new_text(result, "app.py")
     assert text is not None
-    assert "order_warnings.append(Warning(" in text
+    assert appends_a_warning(text, "order_warnings")
     assert 'unicode_warnings += "No %s in the table\\n" % name' in text
 
 
@@ -570,7 +577,7 @@ def test_a_local_also_used_as_text_stays_text_and_is_wrapped_at_the_append(
     text = new_text(result, "app.py")
     assert text is not None
     assert 'warning_msg = f"Large result set: {len(merged)} records returned."' in text
-    assert "summary.warnings.append(Warning(\n" in text
+    assert appends_a_warning(text, "summary.warnings")
     assert "message=warning_msg," in text
     assert "await ctx.warning(warning_msg)" in text
     assert 'message="Order has no lines"' in text
@@ -611,7 +618,7 @@ def test_a_keyword_or_an_attribute_of_the_same_name_is_no_use_as_text(tmp_path: 
     result = diff_project(root)
     text = new_text(result, "app.py")
     assert text is not None
-    assert "warnings.append(Warning(" in text or "message = Warning(" in text
+    assert appends_a_warning(text, "warnings") or "message = Warning(" in text
     assert [s for s in _warning_sites(result, "app.py") if s.action is Action.SKIP] == []
 
 
@@ -801,8 +808,8 @@ def test_a_local_also_used_as_text_is_wrapped_where_it_is_appended(tmp_path: Pat
     # The local stays text for the response's ``message``; the list gets a Warning of it,
     # inferred from the assignment that reaches the append (not the other branch's).
     assert 'message = f"no records returned for {request.resource_id}; re-fetch' in text
-    assert "        warnings.append(Warning(\n" in text
-    assert "            message=message,\n" in text
+    assert "        warnings.append(\n            Warning(\n" in text
+    assert "                message=message,\n" in text
     assert 'field_path="resource_id"' in text
     assert "code=warning_codes.NO_RECORDS_RETURNED" in text
     assert '"message": message}' in text
@@ -898,7 +905,7 @@ def test_a_local_wrapped_at_the_append_keeps_its_str_annotation(tmp_path: Path) 
     text = new_text(diff_project(write_project(tmp_path, {"app.py": source})), "app.py")
     assert text is not None
     assert 'note: str = f"order {order.id} is late"' in text  # still text for ``log.info``
-    assert "warnings.append(Warning(" in text
+    assert appends_a_warning(text, "warnings")
 
 
 def test_a_substring_test_with_any_text_on_the_left_reads_the_message(tmp_path: Path) -> None:
@@ -1472,7 +1479,7 @@ def test_a_list_grown_under_a_key_migrates_with_its_group(tmp_path: Path) -> Non
     result = diff_project(write_project(tmp_path, files))
     new = new_text(result, "items.py")
     assert new is not None
-    assert 'view["warnings"].append(Warning(' in new
+    assert appends_a_warning(new, 'view["warnings"]')
     assert 'message=f"Price {price} was not confirmed: {exc}"' in new
     assert "warnings: list[Warning] = []" in new
     assert {s.action for s in _warning_sites(result, "items.py")} <= {Action.REWRITE, Action.REVIEW}
@@ -1675,3 +1682,42 @@ def test_a_list_whose_append_is_handed_to_other_code_stays(tmp_path: Path) -> No
     held = _warning_sites(result, "test_app.py")
     assert held and {s.action for s in held} == {Action.SKIP}
     assert any("`warnings.append` is handed to other code" in r for r in held[0].reasons)
+
+
+FILLS_A_RESULT = """
+def fix_ids(schema, result):
+    if schema.get("fixed"):
+        result["warnings"].append("Fixed the operation ids")
+
+
+def generate(schema):
+    result = {"warnings": [], "schema": schema}
+    fix_ids(schema, result)
+    return result
+"""
+
+READS_THE_FILLED_RESULT = """
+from pkg.schema import fix_ids
+
+
+def test_fixing_warns():
+    result = {"warnings": []}
+    fix_ids({"fixed": True}, result)
+    assert "Fixed the operation ids" in result["warnings"]
+"""
+
+
+def test_a_dict_built_with_an_empty_list_holds_the_warnings_its_helper_appends(
+    tmp_path: Path,
+) -> None:
+    """``result = {"warnings": []}`` handed to a helper that appends: the list holds the
+    helper's ``Warning`` objects, not a dumped response's dicts, so the test reads
+    ``w.message`` (awslabs-cdk-mcp-server: ``w["message"]`` of a model, a TypeError)."""
+    root = write_package_project(
+        tmp_path, {"pkg/schema.py": FILLS_A_RESULT, "tests/test_schema.py": READS_THE_FILLED_RESULT}
+    )
+    result = diff_project(root)
+    test = new_text(result, "test_schema.py")
+    assert test is not None
+    assert '[w.message for w in result["warnings"]]' in test
+    apply_and_run_tests(root, result)

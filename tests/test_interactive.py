@@ -131,8 +131,8 @@ def test_sites_are_asked_about_in_file_order_with_their_change(project: Path) ->
     ]
     stock = found[8]
     assert stock.before == ('    warnings.append(f"{BLOCK_WARNING_PREFIX} Stock")',)
-    assert stock.after[0] == "    warnings.append(Warning("
-    assert '        message="Stock",' in stock.after
+    assert stock.after[:2] == ("    warnings.append(", "        Warning(")
+    assert '            message="Stock",' in stock.after
     annotation = found[6]  # its own line only, not the appends below it
     assert annotation.after == ("def ship(order: dict, warnings: list[Warning]) -> None:",)
 

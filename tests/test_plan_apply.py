@@ -112,28 +112,34 @@ BLOCK_WARNING_PREFIX = "BLOCK:"
 
 def complete(order: dict, warnings: list[Warning]) -> None:
     if order["done"]:
-        warnings.append(Warning(
-            severity="blocking",
-            message=f"Order {order['id']} is already completed.",
-            field_path=None,
-            code=warning_codes.ORDER_DONE,
-        ))
+        warnings.append(
+            Warning(
+                severity="blocking",
+                message=f"Order {order['id']} is already completed.",
+                field_path=None,
+                code=warning_codes.ORDER_DONE,
+            )
+        )
     if not order["rows"]:
-        warnings.append(Warning(
-            severity="blocking",
-            message="Order has no rows to ship.",
-            field_path="rows",
-            code=warning_codes.ORDER_NO_ROWS_SHIP,
-        ))
+        warnings.append(
+            Warning(
+                severity="blocking",
+                message="Order has no rows to ship.",
+                field_path="rows",
+                code=warning_codes.ORDER_NO_ROWS_SHIP,
+            )
+        )
 
 
 def ship(order: dict, warnings: list[Warning]) -> None:
-    warnings.append(Warning(
-        severity="info",
-        message="Shipping is slow today.",
-        field_path=None,
-        code=warning_codes.SHIPPING_SLOW_TODAY,
-    ))
+    warnings.append(
+        Warning(
+            severity="info",
+            message="Shipping is slow today.",
+            field_path=None,
+            code=warning_codes.SHIPPING_SLOW_TODAY,
+        )
+    )
 
 
 def pack(order: dict, warnings: list[str]) -> None:
@@ -454,7 +460,7 @@ def test_a_marker_keeps_an_existing_comment(project: Path) -> None:
     invoke("apply", ".", "-j1", "-q")
 
     text = orders.read_text(encoding="utf-8")
-    assert "))  # from the warehouse  # TODO(unsentinel): " in text
+    assert "\n    )  # from the warehouse  # TODO(unsentinel): " in text
 
 
 def test_a_value_the_plan_decides_needs_no_marker(project: Path) -> None:
@@ -464,7 +470,7 @@ def test_a_value_the_plan_decides_needs_no_marker(project: Path) -> None:
     invoke("apply", "--plan", "plan.toml", "-j1", "-q")
 
     lines = (project / "pkg/orders.py").read_text(encoding="utf-8").splitlines()
-    at = lines.index("        code=warning_codes.STOCK_SHORT,")
+    at = lines.index("            code=warning_codes.STOCK_SHORT,")
     assert "code inferred" not in lines[at + 1]
 
 

@@ -166,7 +166,10 @@ def test_new_strings_take_the_projects_quote_style(tmp_path: Path) -> None:
 
 def test_the_rewrite_is_clean_under_the_projects_own_ruff(tmp_path: Path) -> None:
     """Formatted and lint-clean (pydocstyle's D1 and isort included) under the project's
-    configuration: its line length, quote style and import sections."""
+    configuration: its line length, quote style and import sections. A call's sole argument
+    that no longer fits beside its brackets goes on a line of its own, as ruff splits it
+    (``json.dumps({`` and ``append(Warning(`` hugging their call failed ``ruff format
+    --check``: awslabs-cdk-mcp-server, awslabs-cloudwatch-applicationsignals-mcp-server)."""
     config = textwrap.dedent(
         """
         [tool.ruff]
@@ -183,9 +186,10 @@ def test_the_rewrite_is_clean_under_the_projects_own_ruff(tmp_path: Path) -> Non
         "pkg/s.py": ACCESS_DENIED,
         "pkg/batch.py": BATCH_WITH_IMPORTS,
         "pkg/util.py": "def clean(text):\n    return text\n",
+        "pkg/tools.py": SOLE_ARGUMENTS,
     }
     ruff = [sys.executable, "-m", "ruff"]
-    sources = ["pkg/s.py", "pkg/batch.py"]
+    sources = ["pkg/s.py", "pkg/batch.py", "pkg/tools.py"]
     before = _files(tmp_path, files)
     for command in (["check", "--select", "E,W,F,I"], ["format", "--check"]):
         fair = subprocess.run([*ruff, *command, *sources], capture_output=True, cwd=before)
@@ -195,6 +199,9 @@ def test_the_rewrite_is_clean_under_the_projects_own_ruff(tmp_path: Path) -> Non
     assert new["pkg/batch.py"].startswith(
         f'"""Batches."""\n\n{imports}from pkg.util import clean\n'
     )
+    tools = new["pkg/tools.py"]
+    assert "        return json.dumps(\n            {\n                'success': False," in tools
+    assert "        result['warnings'].append(\n            Warning(\n" in tools
     for name, text in new.items():
         (tmp_path / name).write_text(text, "utf-8")
     generated = ["pkg/error_model.py", "pkg/error_codes.py"]
@@ -210,6 +217,22 @@ def test_the_rewrite_is_clean_under_the_projects_own_ruff(tmp_path: Path) -> Non
     )
     assert formatted.returncode == 0, formatted.stdout + formatted.stderr
 
+
+SOLE_ARGUMENTS = """
+import json
+
+
+def describe(client, name):
+    try:
+        return json.dumps(client.describe(name))
+    except OSError as e:
+        return json.dumps({'error': str(e), 'error_type': 'service_error'})
+
+
+def fix_ids(schema, result):
+    if schema.get('fixed'):
+        result['warnings'].append('Fixed the operation ids for compatibility')
+"""
 
 BATCH_WITH_IMPORTS = '''
 """Batches."""

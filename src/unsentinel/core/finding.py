@@ -16,8 +16,13 @@ from unsentinel.core.model import Action, Inferred, Kind
 if TYPE_CHECKING:
     import libcst as cst  # names only: the runner reads findings without loading LibCST
 
-Builder = Callable[["cst.CSTNode"], "cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel[Any]"]
-"""Builds a node's replacement from the updated node (an edit scheduled by a rule)."""
+    from unsentinel.core.layout import OwnLine
+
+Builder = Callable[
+    ["cst.CSTNode"], "cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel[Any] | OwnLine"
+]
+"""Builds a node's replacement from the updated node (an edit scheduled by a rule): an
+``OwnLine`` puts a call's sole argument on a line of its own."""
 
 
 @dataclass

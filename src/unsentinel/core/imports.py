@@ -46,8 +46,8 @@ def fix_imports(
     fresh = [r for r in add if r not in merged and not _already_imported(module, r)]
     section = _sections(is_first_party, style)
     had_imports = any(_import_module(s) is not None for s in module.body)
-    for request in sorted(fresh, key=lambda r: (r.module, r.name or "")):
-        module = _insert(module, request, section, style)
+    for request, statement in _statements(fresh, style):
+        module = _insert(module, request, statement, section, style)
     if fresh and not had_imports:
         module = _separate_from_code(module, style.lines_after_imports)
     if merged:
@@ -187,10 +187,39 @@ def _separate_from_code(module: cst.Module, lines_after_imports: int) -> cst.Mod
     return module.with_changes(body=body)
 
 
+def _statements(
+    requests: Sequence[ImportRequest], style: ImportStyle
+) -> list[tuple[ImportRequest, cst.SimpleStatementLine]]:
+    """A statement per request, but one ``from pkg import a, b`` for the names of one
+    module (isort joins them unless ``force-single-line``), in isort's order of names."""
+    ordered = sorted(requests, key=lambda r: (r.module, r.name or ""))
+    joined: dict[str, list[ImportRequest]] = {}
+    statements: list[tuple[ImportRequest, cst.SimpleStatementLine]] = []
+    for request in ordered:
+        if request.name is None or request.alias or style.force_single_line:
+            statements.append((request, _statement_for(request)))
+        else:
+            joined.setdefault(request.module, []).append(request)
+    for name, group in joined.items():
+        names = ", ".join(sorted((r.name or "" for r in group), key=_name_order))
+        statements.append((group[0], _statement_for(ImportRequest(name, names))))
+    return sorted(statements, key=lambda pair: (pair[0].module, pair[0].name or ""))
+
+
+def _name_order(name: str) -> tuple[int, str]:
+    """isort's ``order-by-type``: CONSTANTS, then Classes, then the rest."""
+    if name.isupper():
+        return 0, name
+    return (1, name) if name[:1].isupper() else (2, name)
+
+
 def _insert(
-    module: cst.Module, request: ImportRequest, section: Callable[[str], str], style: ImportStyle
+    module: cst.Module,
+    request: ImportRequest,
+    statement: cst.SimpleStatementLine,
+    section: Callable[[str], str],
+    style: ImportStyle,
 ) -> cst.Module:
-    statement = _statement_for(request)
     body = list(module.body)
     imports = [i for i, s in enumerate(body) if _import_module(s) is not None]
     if not imports:

@@ -8,7 +8,7 @@ their shape: continuation lines move by as many columns as the value's start mov
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar, cast
 
@@ -60,6 +60,50 @@ def _shift(value: str, delta: int) -> str:
             blank = len(line) - len(line.lstrip(" "))
             shifted.append(line[min(blank, -delta) :])
     return "\n".join([first, *shifted])
+
+
+@dataclass(frozen=True)
+class OwnLine:
+    """A rewritten sole argument that no longer fits beside its call's bracket, laid out
+    for a line of its own: the call breaks after ``(`` and before ``)`` (black's and ruff's
+    right-hand split), ``f(Warning(...))`` becoming ``f(`` / ``Warning(...)`` / ``)``.
+
+    ``base`` is the indentation, beyond the enclosing block's, of the line the call starts
+    on (where its ``)`` goes); the argument goes one ``unit`` deeper.
+    """
+
+    node: cst.BaseExpression
+    base: str
+    unit: str
+
+
+def hugged_call(
+    node: cst.CSTNode, parent_of: Callable[[cst.CSTNode], cst.CSTNode | None]
+) -> cst.Call | None:
+    """The call whose only argument ``node`` is, where both brackets hug it on one line
+    (``f(<node>)``): a rewrite that breaks ``node`` over lines moves it onto its own."""
+    arg = parent_of(node)
+    call = parent_of(arg) if isinstance(arg, cst.Arg) else None
+    if not isinstance(call, cst.Call) or len(call.args) != 1 or call.args[0] is not arg:
+        return None
+    assert isinstance(arg, cst.Arg)
+    hugs = (
+        arg.keyword is None
+        and not arg.star
+        and isinstance(arg.comma, cst.MaybeSentinel)
+        and isinstance(call.whitespace_before_args, cst.SimpleWhitespace)
+        and isinstance(arg.whitespace_after_arg, cst.SimpleWhitespace)
+    )
+    return call if hugs else None
+
+
+def split_around(call: cst.Call, base: str, unit: str) -> cst.Call:
+    """``call`` with its only argument on a line of its own, ``)`` back at ``base``."""
+    arg = call.args[0]
+    return call.with_changes(
+        whitespace_before_args=_newline(base + unit),
+        args=[arg.with_changes(whitespace_after_arg=_newline(base))],
+    )
 
 
 def expression_code(node: cst.CSTNode) -> str:

@@ -81,6 +81,7 @@ class ImportStyle:
     no_sections: bool = False  # one block for every section but ``__future__``
     force_sort_within_sections: bool = False  # ``import x`` and ``from x import`` mixed
     lines_after_imports: int = -1  # -1: two before a class or function, one otherwise
+    force_single_line: bool = False  # ``from x import a`` and ``from x import b`` apart
 
 
 def project_import_style(root: Path) -> ImportStyle:
@@ -88,17 +89,23 @@ def project_import_style(root: Path) -> ImportStyle:
     when it configures ruff, else ``[tool.isort]``; unset values keep isort's defaults."""
     ruff = _ruff_settings(root)
     table = toml_table(ruff, "lint", "isort") or toml_table(ruff, "isort")
-    names = ("no-sections", "force-sort-within-sections", "lines-after-imports")
+    names: tuple[str, ...] = (
+        "no-sections",
+        "force-sort-within-sections",
+        "lines-after-imports",
+        "force-single-line",
+    )
     if not table and not ruff:
         table = toml_table(read_toml(root / "pyproject.toml"), "tool", "isort")
-        names = ("no_sections", "force_sort_within_sections", "lines_after_imports")
-    no_sections, force_sort, lines_after = (table.get(name) for name in names)
+        names = tuple(name.replace("-", "_") for name in names)
+    no_sections, force_sort, lines_after, single_line = (table.get(name) for name in names)
     return ImportStyle(
         no_sections=no_sections is True,
         force_sort_within_sections=force_sort is True,
         lines_after_imports=lines_after
         if isinstance(lines_after, int) and not isinstance(lines_after, bool)
         else -1,
+        force_single_line=single_line is True,
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from unsentinel.core.layout import fit_to_line
+from unsentinel.core.layout import OwnLine, expression_code, fit_to_line, hugged_call
 from unsentinel.core.rule import RuleContext
 from unsentinel.errors import dict_comments
 from unsentinel.errors.key_places import DETAIL_CONTAINERS
@@ -67,6 +67,33 @@ def _extracted_containers(shape: Shape, values: dict[str, cst.BaseExpression]) -
     }
 
 
+def fit_in_place(
+    context: RuleContext,
+    built: cst.BaseExpression,
+    site: cst.CSTNode,
+    comments: CommentPlan | None = None,
+    multiline: bool = False,
+    *,
+    carried_from: tuple[cst.BaseExpression, cst.CSTNode] | None = None,
+) -> cst.BaseExpression | OwnLine:
+    """:func:`fit`; but where ``site`` was a one-line sole argument (``json.dumps({...})``)
+    and its rewrite breaks over lines, laid out on a line of its own, the call breaking
+    around it as the formatter's right-hand split does (a dict its author wrote hugging
+    the call over several lines keeps that shape)."""
+    fitted = fit(context, built, site, comments, multiline, carried_from=carried_from)
+    position = context.position(site)
+    if (
+        "\n" not in expression_code(fitted)
+        or position.line != position.end_line
+        or hugged_call(site, context.parent) is None
+    ):
+        return fitted
+    alone = fit(context, built, site, comments, multiline, carried_from=carried_from, alone=True)
+    line = context.text.splitlines()[position.line - 1]
+    block = _indentation(context.text.splitlines()[_statement_line(context, site) - 1])
+    return OwnLine(alone, _indentation(line)[len(block) :], context.module.default_indent)
+
+
 def fit(
     context: RuleContext,
     built: cst.BaseExpression,
@@ -75,6 +102,7 @@ def fit(
     multiline: bool = False,
     *,
     carried_from: tuple[cst.BaseExpression, cst.CSTNode] | None = None,
+    alone: bool = False,
 ) -> cst.BaseExpression:
     """Break the new construction over lines as the project's formatter would, keeping
     a multi-line dict multi-line and every comment it held.
@@ -85,19 +113,18 @@ def fit(
     """
     position = context.position(site)
     lines = context.text.splitlines()
-    statement = next(
-        (a for a in context.ancestors(site) if isinstance(a, cst.SimpleStatementLine)),
-        None,
-    )
-    start = context.position(statement).line if statement is not None else position.line
-    block = _indentation(lines[start - 1])
+    block = _indentation(lines[_statement_line(context, site) - 1])
     base = _indentation(lines[position.line - 1])[len(block) :]
     unit = context.module.default_indent
+    column = position.column - 1
+    if alone:  # on a line of its own, one level deeper than the call's (``fit_in_place``)
+        base += unit
+        column = len(block) + len(base)
     line_length = context.config.line_length
     moved = _moved(context, built, carried_from, len(block)) if carried_from else {}
     fitted = fit_to_line(
         built,
-        column=position.column - 1,
+        column=column,
         base=base,
         indent_unit=unit,
         line_length=line_length,
@@ -168,6 +195,15 @@ def _in_brackets(context: RuleContext, site: cst.CSTNode) -> bool:
         if isinstance(ancestor, cst.BaseExpression) and ancestor.lpar:
             return True
     return False
+
+
+def _statement_line(context: RuleContext, site: cst.CSTNode) -> int:
+    """The first line of the simple statement holding ``site``: its block's indentation."""
+    statement = next(
+        (a for a in context.ancestors(site) if isinstance(a, cst.SimpleStatementLine)),
+        None,
+    )
+    return context.position(statement if statement is not None else site).line
 
 
 def _indentation(line: str) -> str:

@@ -209,12 +209,41 @@ class WarningFlow:
     def _subscript(self, expr: cst.Subscript) -> Shape | None:
         key = string_key(expr)
         if key is not None:
-            return Shape.DICT_LIST if self.analysis.is_warning_list_name(key) else None
+            if not self.analysis.is_warning_list_name(key):
+                return None
+            return self._filled_here(expr, key) or Shape.DICT_LIST
         base = self.shape(expr.value)
         if base not in (Shape.LIST, Shape.DICT_LIST):
             return None
         is_slice = any(isinstance(e.slice, cst.Slice) for e in expr.slice)
         return base if is_slice else base.item
+
+    def _filled_here(self, expr: cst.Subscript, key: str) -> Shape | None:
+        """``result = {"warnings": []}`` in this function, then ``result["warnings"]``: no
+        dumped response but a list the code fills, by its producers (``Warning`` objects,
+        also where it hands ``result`` to a helper that appends) or by the appends to
+        ``result["warnings"]`` here, whose shape it takes. Any other base is read as a
+        response's dump."""
+        base = expr.value
+        function = self.analysis.enclosing_function(expr)
+        if not isinstance(base, cst.Name) or function is None:
+            return None
+        built = self.analysis.single_assignment(base.value, self.analysis.function(function))
+        entry = _entry(built, key) if isinstance(built, cst.Dict) else None
+        if not (isinstance(entry, cst.List) and not entry.elements):
+            return None
+        appended = {
+            self.shape(call.args[-1].value)
+            for call in self.analysis.index.within(cst.Call, function)
+            if isinstance(call.func, cst.Attribute)
+            and call.func.attr.value in ("append", "insert")
+            and call.args
+            and isinstance(call.func.value, cst.Subscript)
+            and isinstance(call.func.value.value, cst.Name)
+            and call.func.value.value.value == base.value
+            and string_key(call.func.value) == key
+        }
+        return Shape.DICT_LIST if Shape.DICT in appended else Shape.LIST
 
     def _call(self, expr: cst.Call) -> Shape | None:
         func = expr.func
@@ -241,6 +270,18 @@ class WarningFlow:
         if element is Shape.DICT:
             return Shape.DICT_LIST
         return None
+
+
+def _entry(built: cst.Dict, key: str) -> cst.BaseExpression | None:
+    """The value under the string ``key`` of a dict literal."""
+    for element in built.elements:
+        if (
+            isinstance(element, cst.DictElement)
+            and isinstance(element.key, cst.SimpleString)
+            and string_value(element.key) == key
+        ):
+            return element.value
+    return None
 
 
 def loop_iterable(

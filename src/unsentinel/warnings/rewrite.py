@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import libcst as cst
 
-from unsentinel.core.layout import call_code, expression_code
+from unsentinel.core.layout import OwnLine, call_code, expression_code, hugged_call
 from unsentinel.core.model import Action, Confidence, Inferred, Kind, Severity
 from unsentinel.core.syntax import last_name
 from unsentinel.warnings.inference.producer_site import (
@@ -167,7 +167,7 @@ class WarningRewriter(WarningRule):
         codes_import = self._add_imports(with_codes=code.value is not None, with_model=not as_dict)
         class_name = "" if as_dict else self._warning_class_name()
 
-        def build(updated: cst.CSTNode) -> cst.CSTNode:
+        def build(updated: cst.CSTNode) -> cst.CSTNode | OwnLine:
             # Layout needs positions, which only a rewrite pays for (not check or gather).
             assert isinstance(updated, cst.BaseExpression)
             position = self.context.position(expr)
@@ -186,17 +186,30 @@ class WarningRewriter(WarningRule):
                 ("field_path", _path_code(field_path.value)),
                 ("code", f"{codes_import}.{code.value}" if code.value else "None"),
             ]
-            text = call_code(
+            unit = self.context.module.default_indent
+            layout = functools.partial(
+                call_code,
                 class_name,
                 arguments,
-                line_text=line_text,
-                column=position.column - 1,
-                indent_unit=self.context.module.default_indent,
-                suffix_length=max(0, suffix_length),
+                indent_unit=unit,
                 block_indent=block_indent,
                 line_length=self.config.line_length,
             )
-            return cst.parse_expression(text)
+            text = layout(
+                line_text=line_text,
+                column=position.column - 1,
+                suffix_length=max(0, suffix_length),
+            )
+            one_line = position.line == position.end_line
+            if "\n" not in text or not one_line or not hugged_call(expr, self.context.parent):
+                return cst.parse_expression(text)
+            # ``warnings.append(Warning(`` no longer fits: the formatter's split puts the
+            # construction on a line of its own, one level deeper.
+            indentation = line_text[: len(line_text) - len(line_text.lstrip())]
+            alone = layout(
+                line_text=indentation + unit, column=len(indentation + unit), suffix_length=0
+            )
+            return OwnLine(cst.parse_expression(alone), indentation[block_indent:], unit)
 
         self.context.replace(expr, build)
         if stripped.runtime is not None:

@@ -23,7 +23,7 @@ from unsentinel.errors.groups import ErrorGroups
 from unsentinel.errors.lookalike_notes import LookalikeNotes
 from unsentinel.errors.lookalikes import code_valued, suspicious, text_details, unclear_bare
 from unsentinel.errors.mutations import later_change, open_message_keys, writes_an_error
-from unsentinel.errors.placement import comment_plan, fit
+from unsentinel.errors.placement import comment_plan, fit, fit_in_place
 from unsentinel.errors.shapes import (
     Shape,
     ShapeKind,
@@ -176,14 +176,16 @@ class ErrorDict(Rule):
 
 
             def get_note(note_id):
-                return jsonify({
-                    "success": False,
-                    "error": ErrorDetail(
-                        code=error_codes.NOT_FOUND_RESOURCE,
-                        message=f"Note {note_id} not found",
-                        details={"note_id": note_id},
-                    ).to_dict(),
-                }), 404
+                return jsonify(
+                    {
+                        "success": False,
+                        "error": ErrorDetail(
+                            code=error_codes.NOT_FOUND_RESOURCE,
+                            message=f"Note {note_id} not found",
+                            details={"note_id": note_id},
+                        ).to_dict(),
+                    }
+                ), 404
             """,
             id="jsonify with a status",
         ),
@@ -267,13 +269,15 @@ class ErrorDict(Rule):
 
 
             def push(body):
-                return json.dumps({
-                    "success": False,
-                    "error": ErrorDetail(
-                        code=error_codes.PERMISSION_DENIED,
-                        message="webhook signature mismatch",
-                    ).to_dict(),
-                }), 401
+                return json.dumps(
+                    {
+                        "success": False,
+                        "error": ErrorDetail(
+                            code=error_codes.PERMISSION_DENIED,
+                            message="webhook signature mismatch",
+                        ).to_dict(),
+                    }
+                ), 401
             """,
             id="serialised with json.dumps",
         ),
@@ -578,7 +582,7 @@ class ErrorDict(Rule):
         multiline = dict_comments.breaks_lines(node)
         self.context.replace(
             node,
-            lambda updated: fit(
+            lambda updated: fit_in_place(
                 self.context,
                 build.carry_updates(response, node, updated),
                 node,

@@ -31,12 +31,14 @@ class PlainWarningProducer(WarningProducer):
 
     Use instead
         ```python
-        warnings.append(Warning(
-            severity="info",
-            message="Preview only - nothing was saved",
-            field_path=None,
-            code=warning_codes.NOTHING_SAVED,
-        ))
+        warnings.append(
+            Warning(
+                severity="info",
+                message="Preview only - nothing was saved",
+                field_path=None,
+                code=warning_codes.NOTHING_SAVED,
+            )
+        )
         ```
 
     Fix safety
@@ -69,12 +71,14 @@ class PlainWarningProducer(WarningProducer):
             from warning_model import Warning
 
             warnings = []
-            warnings.append(Warning(
-                severity="info",
-                message="Preview only - nothing was saved",
-                field_path=None,
-                code=warning_codes.NOTHING_SAVED,
-            ))
+            warnings.append(
+                Warning(
+                    severity="info",
+                    message="Preview only - nothing was saved",
+                    field_path=None,
+                    code=warning_codes.NOTHING_SAVED,
+                )
+            )
             """,
             id="info keyword",
         ),
@@ -89,12 +93,14 @@ class PlainWarningProducer(WarningProducer):
 
 
             def archive(warnings):
-                warnings.append(Warning(
-                    severity="advisory",
-                    message="Order is archived",
-                    field_path=None,
-                    code=warning_codes.ARCHIVED,
-                ))
+                warnings.append(
+                    Warning(
+                        severity="advisory",
+                        message="Order is archived",
+                        field_path=None,
+                        code=warning_codes.ARCHIVED,
+                    )
+                )
             """,
             id="advisory by default",
             config={"entity_nouns": ("order",)},

@@ -35,12 +35,14 @@ class SentinelWarningProducer(WarningProducer):
 
     Use instead
         ```python
-        warnings.append(Warning(
-            severity="blocking",
-            message=f"MO {n} is already completed.",
-            field_path=None,
-            code=warning_codes.ALREADY_COMPLETED,
-        ))
+        warnings.append(
+            Warning(
+                severity="blocking",
+                message=f"MO {n} is already completed.",
+                field_path=None,
+                code=warning_codes.ALREADY_COMPLETED,
+            )
+        )
         ```
         with ``import warning_codes`` and ``from warning_model import Warning`` added; both
         modules are generated when the repository has none.
@@ -88,12 +90,14 @@ class SentinelWarningProducer(WarningProducer):
 
             def complete(mo, warnings):
                 if mo["status"] == "DONE":
-                    warnings.append(Warning(
-                        severity="blocking",
-                        message=f"MO {mo['order_no']} is already completed.",
-                        field_path=None,
-                        code=warning_codes.ALREADY_COMPLETED,
-                    ))
+                    warnings.append(
+                        Warning(
+                            severity="blocking",
+                            message=f"MO {mo['order_no']} is already completed.",
+                            field_path=None,
+                            code=warning_codes.ALREADY_COMPLETED,
+                        )
+                    )
             """,
             id="state-driven f-string with the prefix constant",
             config={"entity_nouns": ("mo",)},  # the domain's noun, dropped from the code
@@ -146,12 +150,14 @@ class SentinelWarningProducer(WarningProducer):
             def receive(request, warnings):
                 for i, row in enumerate(request.rows):
                     if row.sales_order_row_id not in known:
-                        warnings.append(Warning(
-                            severity="blocking",
-                            message=f"unknown sales_order_row_id={row.sales_order_row_id}",
-                            field_path=f"rows[{i}].sales_order_row_id",
-                            code=warning_codes.SALES_ORDER_ROW_ID_UNKNOWN,
-                        ))
+                        warnings.append(
+                            Warning(
+                                severity="blocking",
+                                message=f"unknown sales_order_row_id={row.sales_order_row_id}",
+                                field_path=f"rows[{i}].sales_order_row_id",
+                                code=warning_codes.SALES_ORDER_ROW_ID_UNKNOWN,
+                            )
+                        )
             """,
             id="literal prefix in a loop: the field path carries the index",
         ),
