@@ -82,6 +82,17 @@ from unsentinel.registry import rewrite_source
             "serialised with json.dumps but never returned",
             id="dead letter serialised into a list",
         ),
+        pytest.param(
+            "def handle_exceptions(func):\n"
+            "    async def wrapper(*args, **kwargs):\n"
+            "        try:\n"
+            "            return await func(*args, **kwargs)\n"
+            "        except Exception as e:\n"
+            '            return {"error": str(e), "tool": func.__name__}\n'
+            "    return wrapper\n",
+            "returned by wrapper(), which handle_exceptions() hands out",
+            id="a decorator's wrapper",
+        ),
     ],
 )
 def test_lookalike_is_noted_with_its_reason(source: str, reason: str) -> None:

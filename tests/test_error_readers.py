@@ -980,3 +980,60 @@ def test_the_call_shapes_read_without_matchers_are_the_matchers() -> None:
         is_get = m.matches(call.func, m.Attribute(attr=m.Name("get"))) and bool(call.args)
         assert (keyed_read(call) is not None) == is_get
     assert sum(map(is_json_loads, calls)) >= 2
+
+
+FETCHER = """
+import logging
+
+
+async def fetch_structure():
+    try:
+        return {"constructs": await download()}
+    except OSError as e:
+        return {"error": f"Error fetching the structure: {e}"}
+
+
+async def list_constructs():
+    structure = await fetch_structure()
+    if "error" in structure:
+        logging.error(f"Cannot list: {structure['error']}")
+        return []
+    return structure["constructs"]
+"""
+
+BOUND_DOUBLES = {
+    "with": """
+from unittest.mock import AsyncMock, patch
+
+from fetcher import list_constructs
+
+
+async def test_an_error_lists_nothing():
+    with patch("fetcher.fetch_structure", new=AsyncMock()) as fake:
+        fake.return_value = {"error": "Test error"}
+        assert await list_constructs() == []
+""",
+    "mocker": """
+from fetcher import list_constructs
+
+
+async def test_an_error_lists_nothing(mocker):
+    fake = mocker.patch("fetcher.fetch_structure")
+    fake.return_value = {"error": "Test error"}
+    assert await list_constructs() == []
+""",
+}
+
+
+@pytest.mark.parametrize("binding", sorted(BOUND_DOUBLES))
+def test_a_double_bound_to_a_patcher_holds_the_function_it_stands_for(
+    tmp_path: Path, binding: str
+) -> None:
+    """``with patch("pkg.fetch_structure", new=AsyncMock()) as fake:`` then
+    ``fake.return_value = {"error": "Test error"}``: the double returns the old shape to
+    ``list_constructs``, whose read of ``["error"]`` must stay (awslabs-cdk-mcp-server: the
+    migrated reader took ``["message"]`` of the double's string)."""
+    files = {"fetcher.py": FETCHER, "test_fetcher.py": BOUND_DOUBLES[binding]}
+    result = _diff_project(tmp_path, files)
+    assert [r.path for r in result.results if r.changed] == []
+    assert "fetch_structure" in result.facts.get(ErrorFacts).doubled

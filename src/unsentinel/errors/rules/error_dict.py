@@ -38,6 +38,7 @@ from unsentinel.errors.site_error import ErrorAtSite, error_at, split_extras
 from unsentinel.errors.target import Target
 from unsentinel.errors.text_locals import TextLocals
 from unsentinel.errors.untraced import message_template
+from unsentinel.errors.wrappers import handed_out
 
 
 class ErrorDict(Rule):
@@ -500,6 +501,10 @@ class ErrorDict(Rule):
         )
         if unclear is not None:
             self._lookalikes.note(node, shape, returned=True, why=unclear)
+            return
+        unseen_callers = handed_out(function, self.context.parent)
+        if unseen_callers is not None:
+            self._lookalikes.held_note(node, unseen_callers)
             return
         changed = later_change(node, self.context.parent)
         if changed is not None:
