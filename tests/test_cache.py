@@ -82,6 +82,21 @@ def run_entries(root: Path) -> list[Path]:
     return sorted((root / CACHE_DIR / "runs").glob("*/*.json"))
 
 
+def packs(root: Path) -> list[Path]:
+    """The gather rounds' packs (:mod:`unsentinel.core.cache_packs`)."""
+    return sorted((root / CACHE_DIR / "rounds").glob("*/*.pack"))
+
+
+def pack_lines(pack: Path) -> tuple[bytes, list[list[bytes]]]:
+    """A pack's header and its lines, each split in key, display path and entry."""
+    header, *lines = pack.read_bytes().splitlines()
+    return header, [line.split(b"\t", 2) for line in lines]
+
+
+def rewrite_pack(pack: Path, header: bytes, lines: list[list[bytes]]) -> None:
+    pack.write_bytes(b"\n".join([header, *(b"\t".join(line) for line in lines)]) + b"\n")
+
+
 def check_by_file(root: Path, **overrides: Unpack[Overrides]) -> RunResult:
     """A cached check without the whole-run entries: the per-file entries answer."""
     shutil.rmtree(root / CACHE_DIR / "runs", ignore_errors=True)
@@ -382,7 +397,7 @@ def test_a_run_entry_with_wrong_values_is_a_miss(project: Path) -> None:
     assert data["files"] == 4 and len(data["results"]) == 2  # orders.py and broken.py
     data["results"][0][1]["status"] = "no such status"
     entry.write_text(json.dumps(data))
-    shutil.rmtree(project / CACHE_DIR / "gather")
+    shutil.rmtree(project / CACHE_DIR / "rounds")
     for result_entry in entries(project):
         result_entry.unlink()
     assert check(project).cached == 0
@@ -436,16 +451,18 @@ def test_a_check_reads_no_file_the_run_key_leaves_out(tmp_path: Path) -> None:
 
 def test_a_corrupt_gather_entry_is_a_miss(flow: Path) -> None:
     fresh = check(flow)
-    gathered = sorted((flow / CACHE_DIR / "gather").glob("*/*.json"))
-    assert gathered
-    for entry in gathered:
-        data = json.loads(entry.read_bytes())
-        if data.get("facts"):
-            data["facts"][0] = {"D": "os:system", "f": {"command": "false"}}
-        entry.write_text(json.dumps(data))
+    assert packs(flow)
+    for pack in packs(flow):
+        header, lines = pack_lines(pack)
+        for line in lines:
+            data = json.loads(line[2])
+            if data.get("facts"):
+                data["facts"][0] = {"D": "os:system", "f": {"command": "false"}}
+            line[2] = json.dumps(data).encode()
+        rewrite_pack(pack, header, lines)
     for entry in entries(flow):
         entry.unlink()  # the results must be computed from the gather pass again
-    assert reported(check(flow)) == reported(fresh)
+    assert reported(check_by_file(flow)) == reported(fresh)
 
 
 def test_facts_survive_the_round_trip_and_digest_alike_in_every_process() -> None:
@@ -489,14 +506,46 @@ def test_facts_survive_the_round_trip_and_digest_alike_in_every_process() -> Non
 )
 def test_a_corrupt_entry_is_ignored_and_rewritten(project: Path, damage: bytes) -> None:
     fresh = check(project)
-    for entry in entries(project):
+    assert len(entries(project)) == 1  # orders.py: the one file the rules read
+    for entry in [*entries(project), *packs(project)]:
         entry.write_bytes(damage)
     rebuilt = check_by_file(project)
     assert rebuilt.cached == 0
     assert reported(rebuilt) == reported(fresh)
     for entry in entries(project):
         assert json.loads(entry.read_bytes())["format"] == FORMAT
+    for pack in packs(project):
+        header, lines = pack_lines(pack)
+        assert json.loads(header)["format"] == FORMAT and lines
     assert check_by_file(project).cached == 4
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(lambda line: line[:2], id="a line cut short"),
+        pytest.param(lambda line: [*line[:2], line[2][:-3]], id="an entry cut short"),
+        pytest.param(lambda line: [*line[:2], b"[1, 2, 3]"], id="an entry not an object"),
+        pytest.param(
+            lambda line: [*line[:2], line[2].replace(b'"prefiltered"', b'"no such"')],
+            id="no such status",
+        ),
+    ],
+)
+def test_a_broken_line_of_a_pack_is_a_miss_for_its_file_alone(
+    project: Path, damage: Callable[[list[bytes]], list[bytes]]
+) -> None:
+    fresh = check(project)
+    [(first, header, lines)] = [  # the first round's: every file has an output there
+        (pack, *pack_lines(pack)) for pack in packs(project) if len(pack_lines(pack)[1]) == 4
+    ]
+    [clean] = [line for line in lines if b"clean.py" in line[1]]
+    lines[lines.index(clean)] = damage(clean)
+    rewrite_pack(first, header, lines)
+    rebuilt = check_by_file(project)
+    assert reported(rebuilt) == reported(fresh)
+    assert rebuilt.cached == 3  # every file but clean.py
+    assert check_by_file(project).cached == 4  # its line was written again
 
 
 def test_an_entry_with_wrong_values_is_a_miss(project: Path) -> None:
@@ -505,7 +554,8 @@ def test_an_entry_with_wrong_values_is_a_miss(project: Path) -> None:
         data = json.loads(entry.read_bytes())
         data["status"] = "no such status"
         entry.write_text(json.dumps(data))
-    assert check_by_file(project).cached == 0
+    # The three files the rules never read take their results from the gather packs.
+    assert check_by_file(project).cached == 3
     for entry in entries(project):
         data = json.loads(entry.read_bytes())
         if data["sites"]:
@@ -518,11 +568,23 @@ def test_an_entry_with_wrong_values_is_a_miss(project: Path) -> None:
 
 def test_an_entry_for_another_key_is_a_miss(project: Path) -> None:
     check(project)
-    files = entries(project)
-    contents = [path.read_bytes() for path in files]
-    for path, content in zip(files, [*contents[1:], contents[0]], strict=True):
-        path.write_bytes(content)  # every entry now holds its neighbour's result
-    assert check_by_file(project).cached == 0
+    for pack in packs(project):
+        header, lines = pack_lines(pack)
+        entries_in_turn = [line[2] for line in lines]
+        shifted = [*entries_in_turn[1:], entries_in_turn[0]]
+        # every line now holds its neighbour's entry
+        rewrite_pack(pack, header, [[*line[:2], e] for line, e in zip(lines, shifted, strict=True)])
+    assert check_by_file(project).cached == 1  # orders.py's result entry: the same facts
+
+
+def test_a_pack_under_another_key_is_a_miss(project: Path) -> None:
+    check(project)
+    for pack in packs(project):
+        header, lines = pack_lines(pack)
+        head = json.loads(header)
+        head["key"] = "0" * 64  # another round's pack, copied over this one's
+        rewrite_pack(pack, json.dumps(head).encode(), lines)
+    assert check_by_file(project).cached == 1  # orders.py's result entry: the same facts
 
 
 def test_a_cache_that_cannot_be_written_is_not_an_error(project: Path) -> None:
@@ -562,7 +624,8 @@ def test_check_writes_the_cache_and_no_cache_writes_nothing(project: Path) -> No
     assert not (project / CACHE_DIR).exists()
     cold = invoke("check", ".")
     assert (project / CACHE_DIR / ".gitignore").read_text().splitlines()[-1] == "*"
-    assert len(entries(project)) == 4
+    assert len(entries(project)) == 1  # orders.py; the others' results are their gather output
+    assert packs(project)
     warm = invoke("check", ".", "--statistics")
     assert uncached.stdout == cold.stdout == warm.stdout
     assert uncached.exit_code == cold.exit_code == warm.exit_code == 2
@@ -633,3 +696,127 @@ def test_every_fixture_site_survives_the_round_trip() -> None:
     failed = FileResult("broken.py", Status.FAILED, error="syntax error at 1:7", lasting=True)
     encoded = json.loads(json.dumps(encode_result(failed, "k")))
     assert decode_result(encoded, "k", "broken.py") == failed
+
+
+# -- the gather rounds' packs: one file per round, digests kept by the outputs' names -------
+
+
+def digest_entries(root: Path) -> list[Path]:
+    return sorted((root / CACHE_DIR / "digests").glob("*/*.json"))
+
+
+def test_a_warm_check_after_an_edit_reads_one_pack_per_round(
+    flow: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every gather round's outputs come from one file, and the facts the rounds start from
+    are not digested again (the old cache read one file per file and round, and digested
+    the merged facts of every round)."""
+    (flow / "clean.py").write_text(CLEAN)
+    cold = check(flow)
+    (flow / "clean.py").write_text(CLEAN + "# edited\n")
+    read: list[str] = []
+    digested: list[object] = []
+    round_pack = unsentinel.core.cache.CheckCache.round_pack
+    digest = FactCodec.digest
+
+    def reading(self: unsentinel.core.cache.CheckCache, stamp: str) -> object:
+        read.append(stamp)
+        return round_pack(self, stamp)
+
+    def digesting(self: FactCodec, facts: object) -> str | None:
+        digested.append(facts)
+        return digest(self, facts)
+
+    monkeypatch.setattr(unsentinel.core.cache.CheckCache, "round_pack", reading)
+    monkeypatch.setattr(FactCodec, "digest", digesting)
+    edited = check(flow)
+    assert reported(edited) == reported(cold)
+    assert len(read) == len(set(read)) == len(packs(flow)) >= 2
+    assert not (flow / CACHE_DIR / "gather").exists()
+    # Only the first round's facts (empty) are digested: the others' digests are kept.
+    assert digested and not any(facts.entries for facts in digested)  # type: ignore[attr-defined]
+
+
+def test_an_edit_that_changes_a_fact_changes_a_dependant_file_through_the_packs(
+    flow: Path,
+) -> None:
+    first = check_by_file(flow)
+    assert [rule for rule, _code in sites_of(first, "caller.py")] == ["UNS201"]
+    (flow / "helpers.py").write_text("def resolve(order: str) -> list[str]:\n    return [order]\n")
+    edited = check_by_file(flow)  # caller.py's bytes did not change; what it is told did
+    assert reported(edited) == reported(check(flow, cache=False))
+    assert sites_of(edited, "caller.py") != sites_of(first, "caller.py")
+    (flow / "helpers.py").write_text(HELPERS)
+    back = check_by_file(flow)
+    assert reported(back) == reported(first)
+
+
+def test_a_pack_keeps_one_line_per_file(project: Path) -> None:
+    check(project)
+    counts = [len(pack_lines(pack)[1]) for pack in packs(project)]
+    for n in range(3):
+        (project / "pkg" / "clean.py").write_text(CLEAN + f"# edit {n}\n")
+        check(project)
+    assert max(len(pack_lines(pack)[1]) for pack in packs(project)) == max(counts) == 4
+
+
+def test_a_check_of_some_files_keeps_the_others_lines(project: Path) -> None:
+    check(project)
+    one = run(
+        [project / "pkg" / "clean.py"], load_config((project,)), Mode.CHECK, jobs=1, cache=True
+    )
+    assert [r.path for r in one.results] == [os.path.join("pkg", "clean.py")]
+    assert check_by_file(project).cached == 4
+
+
+def test_a_code_module_outside_the_checked_files_is_never_served_stale_by_file(
+    flow: Path,
+) -> None:
+    """The kept digests of the facts are named by the outputs they merge and by the modules
+    the configuration names: a new code module makes them miss."""
+    checked = [flow / "helpers.py", flow / "caller.py"]
+
+    def check_files(*, cache: bool = True) -> RunResult:
+        shutil.rmtree(flow / CACHE_DIR / "runs", ignore_errors=True)
+        return run(checked, load_config((flow,)), Mode.CHECK, jobs=1, cache=cache)
+
+    check_files()
+    assert check_files().cached == 2
+    (flow / "warning_codes.py").write_text('ORDER_FROZEN = "order_locked"\n')  # a human's code
+    edited = check_files()
+    assert reported(edited) == reported(check_files(cache=False))
+    assert ("UNS101", "ORDER_FROZEN") in sites_of(edited, "helpers.py")
+
+
+@pytest.mark.parametrize("damage", [b"", b"0" * 64, b"not a digest"])
+def test_a_kept_digest_that_is_wrong_or_broken_is_never_served_stale(
+    flow: Path, damage: bytes
+) -> None:
+    fresh = check(flow)
+    assert digest_entries(flow)
+    for entry in digest_entries(flow):
+        entry.write_bytes(damage)  # a wrong digest only makes the rounds' packs miss
+    assert reported(check_by_file(flow)) == reported(fresh)
+
+
+def test_a_later_round_that_learns_nothing_names_the_output_it_keeps(project: Path) -> None:
+    """A later round's output equal to the file's earlier one is kept as a reference to it,
+    which is taken only where the file's output so far is that one."""
+    cache = unsentinel.core.cache.CheckCache(project, "settings", registry.FACTS)
+    task = run([project / "pkg" / "clean.py"], load_config((project,)), Mode.CHECK, jobs=1)
+    [done] = task.results
+    pack = cache.round_pack("a stamp")
+    [file_task] = task.discovery.tasks
+    earlier = unsentinel.core.cache.Recalled(done, "the earlier output")
+    same = cache.store_gathered(pack, "key", file_task, done, earlier)
+    assert same == "the earlier output"
+    taken = cache.load_gathered(pack, "key", file_task, "the earlier output")
+    assert taken == unsentinel.core.cache.Recalled(None, "the earlier output")
+    assert (
+        cache.load_gathered(pack, "key", file_task, "another output") is unsentinel.core.cache.MISS
+    )
+    assert cache.load_gathered(pack, "key", file_task, None) is unsentinel.core.cache.MISS
+    other = cache.store_gathered(pack, "other", file_task, done)
+    assert other is not None and other != same
+    found = cache.load_gathered(pack, "other", file_task, None)
+    assert found == unsentinel.core.cache.Recalled(done, other)

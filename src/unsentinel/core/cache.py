@@ -4,25 +4,28 @@ Like ruff's cache, it lives under the project root (``.unsentinel_cache/``, git-
 ``.gitignore`` of its own) and is keyed so that it can never be stale. ``check`` gathers
 cross-file facts as ``plan`` does, so three kinds of entry are kept:
 
-* a file's **gather output** (``gather/``): the facts one gather round read from it. Its
-  key is the file's key -- a hash of its bytes, display path and module name, the tool's
-  version (and LibCST's and Python's), and the effective configuration with the enabled
-  rule codes -- with a digest of the facts the round started from. The first round starts
-  from nothing, so a warm run merges every file's facts without reading a tree.
-* a file's **check result**: under the file's key alone where the file never reached the
-  rules (prefiltered, skipped, failing for its bytes), and under the file's key with a
-  digest of the settled facts where it did. An edit in another file that changes what
+* a file's **gather output**, in one *pack* per gather round (``rounds/``,
+  :mod:`unsentinel.core.cache_packs`): the facts one round read from each file, under the
+  file's key -- a hash of its bytes, display path and module name, the tool's version (and
+  LibCST's and Python's), and the effective configuration with the enabled rule codes --
+  in the pack of what the round started from (its stamp: a digest of the facts, kept by
+  the names of the outputs they merge, :mod:`unsentinel.core.cache_rounds`). The first
+  round starts from nothing, so a warm run merges every file's facts without reading a tree.
+* a file's **check result**: where the file never reached the rules (prefiltered, skipped,
+  failing for its bytes) that is its gather output; where it did, an entry under the
+  file's key with a digest of the settled facts. An edit in another file that changes what
   this file is told (its codes, its flow) changes the digest, so the entry simply misses;
   so do an edit of the file, a configuration change and an upgrade.
 * a whole run's results (``runs/``, :mod:`unsentinel.core.cache_runs`): under a key of
   every input the check reads, so an unchanged tree is answered without the entries above.
 
-One small JSON file per key, written to a temporary file and renamed into place: two runs
-at once never see half an entry, and the worst a race can do is write the same entry
-twice. An entry that cannot be read or decoded (truncated, edited, from another format) is
-a miss and gets rewritten; the cache never fails a run. Facts are stored as tagged JSON
-and decoded only into the data classes the features' fact types name (never pickle: a
-cache file is never code to run). Only ``check`` uses it.
+Every file is written whole to a temporary name and renamed into place: two runs at once
+never see half an entry, and the worst a race can do is write an entry twice (or drop the
+other run's new lines of a pack, which are then missed and written again). An entry that
+cannot be read or decoded (truncated, edited, from another format) is a miss and gets
+rewritten; the cache never fails a run. Facts are stored as tagged JSON and decoded only
+into the data classes the features' fact types name (never pickle: a cache file is never
+code to run). Only ``check`` uses it.
 """
 
 from __future__ import annotations
@@ -33,12 +36,13 @@ import os
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import fields, replace
+from dataclasses import dataclass, fields, replace
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Final
 
 from unsentinel.core.cache_codec import FORMAT, FactCodec, decode_result, encode_result, sha256
+from unsentinel.core.cache_packs import SUFFIX, Pack, decode_pack
 from unsentinel.core.config import Config
 from unsentinel.core.model import (
     FileResult,
@@ -109,6 +113,20 @@ class Miss:
 MISS: Final = Miss()
 
 
+@dataclass(frozen=True)
+class Recalled:
+    """A gather round's output for a file, from the cache or just computed: ``None`` where
+    the round changed nothing for the file; ``identity`` names the output the file has after
+    the round (None: no identity, the outputs cannot key the facts' digest)."""
+
+    result: FileResult | None
+    identity: str | None = None
+
+
+def _identity(body: Mapping[str, Any]) -> str:
+    return sha256(json.dumps(body, sort_keys=True).encode())
+
+
 class CheckCache:
     """The entries of one project for one set of settings; every method is best effort.
 
@@ -134,56 +152,115 @@ class CheckCache:
         """The key of a result that read the settled facts whose digest is ``digest``."""
         return sha256(f"{key}\0facts\0{digest}".encode())
 
-    def stamp(self, round_number: int, facts: Any, names: frozenset[str] | None) -> str | None:
-        """What a gather round starts from: its number, its facts and the functions whose
-        facts changed (None when the facts cannot be digested: the round is not cached)."""
-        digest = self.codec.digest(facts)
+    def stamp(
+        self, round_number: int, digest: str | None, names: frozenset[str] | None
+    ) -> str | None:
+        """What a gather round starts from: its number, the digest of its facts and the
+        functions whose facts changed (None when the facts cannot be digested: the round is
+        not cached)."""
         if digest is None:
             return None
         start = [round_number, digest, None if names is None else sorted(names)]
         return sha256(json.dumps(start).encode())
 
-    def load_gathered(self, key: str, stamp: str, task: FileTask) -> FileResult | None | Miss:
-        """One gather round's output for the file with key ``key``: a result, ``None`` (the
-        round skipped the file) or :data:`MISS`."""
-        entry_key = self._gather_key(key, stamp)
+    def round_pack(self, stamp: str) -> Pack:
+        """The pack of one gather round's outputs (empty where there is none, or a broken
+        one): every file's output for the round that starts from ``stamp``."""
+        key = sha256(f"{self.settings}\0round\0{stamp}".encode())
         try:
-            entry = json.loads(self._entry(entry_key, "gather").read_bytes())
-            return self._decode_gathered(entry, entry_key, task.display)
-        except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError):
+            return decode_pack(key, self._entry(key, "rounds", SUFFIX).read_bytes())
+        except OSError:
+            return Pack(key)
+
+    def load_gathered(
+        self, pack: Pack, key: str, task: FileTask, before: str | None
+    ) -> Recalled | Miss:
+        """One gather round's output for the file with key ``key``, or :data:`MISS`.
+
+        ``before``: the identity of the file's output in this run so far, which an entry
+        that says "the same output as before" must name (it was written by a run where the
+        file's output before this round was that one).
+        """
+        try:
+            return self._decode_gathered(pack.entry(key), key, task.display, before)
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
             return MISS
 
-    def store_gathered(self, key: str, stamp: str, result: FileResult | None) -> None:
-        """Keep one gather round's output; a failure only where the bytes decide it."""
+    def store_gathered(
+        self,
+        pack: Pack,
+        key: str,
+        task: FileTask,
+        result: FileResult | None,
+        before: Recalled | None = None,
+    ) -> str | None:
+        """Add one gather round's output to its pack (a failure only where the bytes decide
+        it); returns the output's identity (None: not kept). ``before``: the file's output
+        so far in this run, which an equal output is kept as a reference to."""
         if result is not None and not cacheable(result):
-            return
-        entry_key = self._gather_key(key, stamp)
-        entry: dict[str, Any] = {"format": FORMAT, "key": entry_key, "skipped": result is None}
+            return None
+        entry: dict[str, Any] = {"format": FORMAT, "key": key}
         try:
-            if result is not None:
-                entry |= encode_result(result, entry_key)
-                entry["facts"] = [self.codec.encode(value) for value in result.facts]
-            path = self._entry(entry_key, "gather")
-            self._prepare(path.parent)
-            _write_atomic(path, json.dumps(entry).encode())
-        except (OSError, TypeError, ValueError, RecursionError):
+            if result is None:
+                entry["skipped"] = True
+            elif before is not None and before.result == result and before.identity:
+                entry["same"] = before.identity  # a later round that learnt nothing new
+            else:
+                body = self.encode_output(result)
+                entry |= body | {"key": key, "id": _identity(body)}
+            pack.add(key, task.display, entry)
+        except (TypeError, ValueError, RecursionError):
+            return None
+        return entry.get("id") or entry.get("same")
+
+    def encode_output(self, result: FileResult) -> dict[str, Any]:
+        """A gather output as JSON data, its facts in their canonical form: equal outputs are
+        encoded alike in every process, so the encoding identifies the output."""
+        body = encode_result(result, "")
+        body["facts"] = [self.codec.encode(value, canonical=True) for value in result.facts]
+        return body
+
+    def store_pack(self, pack: Pack, current: Mapping[str, str]) -> None:
+        """Write a pack this run added to (``current``: each file's key, by display path)."""
+        if not pack.added:
             return
+        self.write_entry(pack.key, "rounds", pack.encoded(current), SUFFIX)
 
-    def _gather_key(self, key: str, stamp: str) -> str:
-        return sha256(f"{key}\0gather\0{stamp}".encode())
-
-    def _decode_gathered(self, entry: Any, key: str, display: str) -> FileResult | None | Miss:
+    def _decode_gathered(
+        self, entry: Any, key: str, display: str, before: str | None
+    ) -> Recalled | Miss:
         if not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("key") != key:
             return MISS
-        if entry["skipped"] is True:
-            return None
+        if entry.get("skipped") is True:
+            return Recalled(None, None)
+        if "same" in entry:
+            same = entry["same"]
+            return Recalled(None, same) if before is not None and same == before else MISS
         result = decode_result(entry, key, display)
-        if result is None:
+        identity = entry["id"]
+        if result is None or not isinstance(identity, str):
             return MISS
         facts = tuple(self.codec.decode(value) for value in entry["facts"])
         if not all(type(value) in self.codec.kinds for value in facts):
             return MISS
-        return replace(result, facts=facts)
+        return Recalled(replace(result, facts=facts), identity)
+
+    def digest_of(self, identity: str | None, facts: Any) -> str | None:
+        """The digest of ``facts``, merged from the outputs whose identities hash to
+        ``identity`` (None: not known): looked up where a run digested them before."""
+        if identity is None:
+            return self.codec.digest(facts)
+        key = sha256(f"{self.settings}\0facts\0{identity}".encode())
+        try:
+            kept = self.read_entry(key, "digests").decode("ascii")
+            if len(kept) == 64 and all(c in "0123456789abcdef" for c in kept):
+                return kept
+        except (OSError, UnicodeDecodeError):
+            pass
+        digest = self.codec.digest(facts)
+        if digest is not None:
+            self.write_entry(key, "digests", digest.encode())
+        return digest
 
     def load(self, key: str, task: FileTask) -> FileResult | None:
         """The cached result, or None for a miss (absent, unreadable or corrupt)."""
@@ -213,19 +290,19 @@ class CheckCache:
         """The bytes of an entry of another kind (raises ``OSError`` when there is none)."""
         return self._entry(key, kind).read_bytes()
 
-    def write_entry(self, key: str, kind: str, data: bytes) -> None:
+    def write_entry(self, key: str, kind: str, data: bytes, suffix: str = ".json") -> None:
         """Write an entry of another kind atomically; best effort, as every write here."""
         try:
-            path = self._entry(key, kind)
+            path = self._entry(key, kind, suffix)
             self._prepare(path.parent)
             _write_atomic(path, data)
         except OSError:
             return
 
-    def _entry(self, key: str, kind: str = "") -> Path:
+    def _entry(self, key: str, kind: str = "", suffix: str = ".json") -> Path:
         """Results at ``xx/key.json``; other kinds of entry in a folder of their own."""
         base = self.directory / kind if kind else self.directory
-        return base / key[:2] / f"{key}.json"
+        return base / key[:2] / f"{key}{suffix}"
 
     def _prepare(self, shard: Path) -> None:
         if shard.is_dir():

@@ -35,14 +35,14 @@ def run_key(
     tasks: Sequence[FileTask],
     keys: Mapping[Path, str],
     early: Mapping[int, FileResult],
-    configured: Iterable[Path],
+    configured: str,
 ) -> str | None:
     """The key of everything a check of ``tasks`` reads; None where a file failed by
     accident before the pipeline (unreadable, vanished): such a run is not kept.
 
     ``keys``: each read file's per-file key; ``early``: the results of files that end
-    before the pipeline (too large, generated), by index; ``configured``: the paths of the
-    modules the configuration names, whether or not they exist.
+    before the pipeline (too large, generated), by index; ``configured``: the
+    :func:`configured_digest` of the modules the configuration names.
     """
     parts = [cache.settings]
     for index, task in enumerate(tasks):
@@ -53,8 +53,14 @@ def run_key(
             parts.append(json.dumps(encode_result(result, ""), sort_keys=True))
         else:
             parts.append(keys[task.path])
-    parts.extend(f"{path}\0{_digest_of(path)}" for path in configured)
+    parts.append(configured)
     return sha256("\0".join(parts).encode())
+
+
+def configured_digest(paths: Iterable[Path]) -> str:
+    """A digest of the modules the configuration names (their paths and bytes), whether or
+    not they exist: the features read them back when they settle their facts."""
+    return sha256("\0".join(f"{path}\0{_digest_of(path)}" for path in paths).encode())
 
 
 def _digest_of(path: Path) -> str:

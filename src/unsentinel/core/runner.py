@@ -13,12 +13,13 @@ file, and the facts it was told, are the same as then.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
 
-from unsentinel.core.cache import CheckCache, Miss, cacheable, settings_key
-from unsentinel.core.cache_runs import load_run, run_key, store_run
-from unsentinel.core.config import Config, generated_modules, unshipped_outputs
+from unsentinel.core.cache import CheckCache, Recalled, settings_key
+from unsentinel.core.cache_rounds import CachedRounds
+from unsentinel.core.cache_runs import store_run
+from unsentinel.core.config import Config, unshipped_outputs
 from unsentinel.core.decisions import Decisions
 from unsentinel.core.discovery import discover
 from unsentinel.core.engine import Pipeline
@@ -30,7 +31,7 @@ from unsentinel.core.pool import Progress as Progress  # re-exported: the CLI dr
 from unsentinel.core.pool import Workers, effective_jobs, fewer_collections, worth_a_pool
 from unsentinel.core.prefilter import Prefilter
 from unsentinel.core.result import RunResult as RunResult  # re-exported: the public result
-from unsentinel.core.store import FileStore, read_source
+from unsentinel.core.store import FileStore
 from unsentinel.core.suite import Suite
 from unsentinel.core.transaction import ApplyOptions, apply
 
@@ -87,24 +88,28 @@ def _run(
     tasks = list(discovery.tasks)
     seen: dict[Path, bytes] = {}  # bytes read before the pipeline: it reads none twice
     done: dict[int, FileResult] = {}  # results that need no pipeline (index in tasks)
-    memo: _Memo | None = None
+    memo: CachedRounds | None = None
     if options.cache and options.screen and mode is Mode.CHECK:
         cache = CheckCache(
             config.root, settings_key(config, [r.code for r in suite.rules]), suite.facts
         )
-        memo = _Memo(cache, {})
-        done = _read_for_cache(tasks, config, memo, seen)
+        memo = CachedRounds(cache)
+        done = memo.read(tasks, config, seen)
         answer = memo.whole_run(tasks, done, config, suite) if options.decisions is None else None
         if answer is not None:  # nothing the check reads has changed since a run kept it
             return RunResult(mode, answer, discovery, cached=cache.hits)
     todo = [task for index, task in enumerate(tasks) if index not in done]
     # A warm check pools only for the files whose first gather round the cache lacks.
-    busy = memo.first_misses(todo, options.decisions) if memo is not None else todo
+    if memo is not None:
+        first = memo.stamp(0, _with_decisions(FactBook(), options.decisions), None)
+        busy = memo.first_misses(todo, first)
+    else:
+        busy = todo
     with _workers(busy, config, suite, options.jobs, seen) as workers:
         gathered = _gather(todo, config, suite, workers, options, memo)
         facts = _with_decisions(gathered.facts, options.decisions)
         if memo is not None:
-            done |= _from_cache(tasks, done, gathered.results, memo, facts)
+            done |= memo.results(tasks, done, gathered.results, facts)
         rest = [task for index, task in enumerate(tasks) if index not in done]
         workers.forget([task for index, task in enumerate(tasks) if index in done])
         pipeline = Pipeline(config, suite, facts, mode, screen=options.screen)
@@ -190,7 +195,7 @@ def _gather(
     suite: Suite,
     workers: Workers,
     options: RunOptions,
-    memo: _Memo | None,
+    memo: CachedRounds | None,
 ) -> Gathered:
     """The gather rounds; with ``memo`` (a cached ``check``) a file's round comes from the
     cache when the file and the facts the round starts from are the same as then.
@@ -206,16 +211,22 @@ def _gather(
     names: frozenset[str] | None = None  # None: the first round, every file
     for number in range(GATHER_ROUNDS):
         pipeline = Pipeline(config, suite, facts, Mode.CHECK, gather=True, screen=options.screen)
-        stamp = memo.cache.stamp(number, facts, names) if memo is not None else None
+        stamp = memo.stamp(number, facts, names) if memo is not None else None
         known = memo.recall(pending, stamp) if memo is not None and stamp else {}
         misses = [task for task in pending if task.path not in known]
         found = iter(workers.map(misses, pipeline, options.progress, "Gathering", names))
         for task in pending:
-            result = known[task.path] if task.path in known else next(found)
-            if memo is not None and stamp and task.path not in known:
-                memo.keep_gathered(task, stamp, result)
-            if result is not None:
-                results[task.path] = result
+            output = known.get(task.path)
+            if output is None:
+                computed = next(found)
+                before = results.get(task.path)
+                output = memo.keep(task, stamp, computed, before) if memo else Recalled(computed)
+            if memo is not None:
+                memo.note(task, output)
+            if output.result is not None:
+                results[task.path] = output.result
+        if memo is not None:
+            memo.end_round(stamp, results)
         merged = merge_results(suite, config, results.values())
         changed = changed_functions(facts, merged)
         facts = _with_decisions(merged, options.decisions)
@@ -239,122 +250,3 @@ def _with_decisions(facts: FactBook, decisions: Decisions | None) -> FactBook:
     if decisions is None:
         return facts
     return FactBook({**facts.entries, Decisions: decisions}, gathered=facts.gathered)
-
-
-# -- the check cache ------------------------------------------------------------------------
-
-
-@dataclass
-class _Memo:
-    """A cached ``check``'s view of :class:`CheckCache`: each file's key (of the bytes read
-    once, here) and the gather outputs already looked up in this run."""
-
-    cache: CheckCache
-    keys: dict[Path, str]
-    recalled: dict[tuple[Path, str], FileResult | None | Miss] = field(default_factory=dict)
-    result_keys: dict[Path, str] = field(default_factory=dict)
-    run: str | None = None  # the whole run's key (:mod:`unsentinel.core.cache_runs`)
-
-    def whole_run(
-        self, tasks: Sequence[FileTask], early: dict[int, FileResult], config: Config, suite: Suite
-    ) -> tuple[FileResult, ...] | None:
-        """The results a run with the same inputs kept, if any; remembers the run's key so
-        that this run keeps its own results when the answer is not there."""
-        configured = [config.root / path for path in generated_modules(config, suite.sections)]
-        self.run = run_key(self.cache, tasks, self.keys, early, configured)
-        answer = load_run(self.cache, self.run, tasks) if self.run is not None else None
-        if answer is None:
-            return None
-        self.cache.hits += len(tasks) - len(early)  # early results were computed just now
-        return tuple(answer)
-
-    def recall(self, tasks: Sequence[FileTask], stamp: str) -> dict[Path, FileResult | None]:
-        """The cached outputs of one gather round (a file's None: the round skipped it)."""
-        known: dict[Path, FileResult | None] = {}
-        for task in tasks:
-            key = self.keys.get(task.path)
-            if key is None:
-                continue
-            if (task.path, stamp) not in self.recalled:
-                self.recalled[task.path, stamp] = self.cache.load_gathered(key, stamp, task)
-            hit = self.recalled[task.path, stamp]
-            if not isinstance(hit, Miss):
-                known[task.path] = hit
-        return known
-
-    def first_misses(
-        self, tasks: Sequence[FileTask], decisions: Decisions | None
-    ) -> list[FileTask]:
-        """The files whose first gather round is not cached: the work a pool would get."""
-        stamp = self.cache.stamp(0, _with_decisions(FactBook(), decisions), None)
-        if stamp is None:
-            return list(tasks)
-        known = self.recall(tasks, stamp)
-        return [task for task in tasks if task.path not in known]
-
-    def keep_gathered(self, task: FileTask, stamp: str, result: FileResult | None) -> None:
-        key = self.keys.get(task.path)
-        if key is not None:
-            self.cache.store_gathered(key, stamp, result)
-
-    def keep_results(self, tasks: Sequence[FileTask], fresh: Sequence[FileResult]) -> None:
-        """Record the fresh results under the keys of the bytes (and facts) they came from."""
-        for task, result in zip(tasks, fresh, strict=True):
-            key = self.result_keys.get(task.path)
-            if key is not None:
-                self.cache.store(key, result)
-
-
-def _read_for_cache(
-    tasks: Sequence[FileTask], config: Config, memo: _Memo, seen: dict[Path, bytes]
-) -> dict[int, FileResult]:
-    """Read each file once, for its key; return the files that end before any pipeline.
-
-    The bytes go to ``seen``, so every result is computed from exactly the bytes its key
-    was made from.
-    """
-    early: dict[int, FileResult] = {}
-    for index, task in enumerate(tasks):
-        data = read_source(task, config)
-        if isinstance(data, FileResult):
-            early[index] = data  # unreadable, too large or generated: nothing to cache
-            continue
-        seen[task.path] = data
-        memo.keys[task.path] = memo.cache.key(task, data)
-    return early
-
-
-def _from_cache(
-    tasks: Sequence[FileTask],
-    done: dict[int, FileResult],
-    gathered: dict[Path, FileResult],
-    memo: _Memo,
-    facts: FactBook,
-) -> dict[int, FileResult]:
-    """``check``'s results that need no rule run: cache hits, and files that never reach
-    the rules (their gather output already says what check reports about them: prefiltered,
-    skipped, or failing for their bytes alone).
-
-    A file the rules read is keyed with the digest of the settled facts as well, so an edit
-    elsewhere that changes what it is told makes its entry miss.
-    """
-    digest = memo.cache.codec.digest(facts)
-    found: dict[int, FileResult] = {}
-    for index, task in enumerate(tasks):
-        output = gathered.get(task.path)
-        key = memo.keys.get(task.path)
-        if index in done or output is None or key is None or not cacheable(output):
-            continue
-        if output.status is Status.PARSED:
-            if digest is None:
-                continue
-            key = memo.cache.with_facts(key, digest)
-        hit = memo.cache.load(key, task)
-        if hit is not None:
-            found[index] = hit
-        elif output.status is Status.PARSED:
-            memo.result_keys[task.path] = key
-        else:
-            found[index] = replace(output, facts=())
-            memo.cache.store(key, found[index])
-    return found
