@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -15,11 +16,13 @@ import pytest
 from click.testing import CliRunner, Result
 
 import unsentinel.core.cache
+import unsentinel.core.cache_rounds
 import unsentinel.core.engine
 from unsentinel import registry
 from unsentinel.cli import main
 from unsentinel.core.cache import CACHE_DIR
 from unsentinel.core.cache_codec import FORMAT, FactCodec, decode_result, encode_result
+from unsentinel.core.facts import FactBook
 from unsentinel.core.model import FileResult, Mode, Status
 from unsentinel.core.runner import RunResult
 from unsentinel.registry import load_config, run
@@ -88,9 +91,9 @@ def packs(root: Path) -> list[Path]:
 
 
 def pack_lines(pack: Path) -> tuple[bytes, list[list[bytes]]]:
-    """A pack's header and its lines, each split in key, display path and entry."""
+    """A pack's header and its lines, each split in key, display path, entry and facts."""
     header, *lines = pack.read_bytes().splitlines()
-    return header, [line.split(b"\t", 2) for line in lines]
+    return header, [line.split(b"\t", 3) for line in lines]
 
 
 def rewrite_pack(pack: Path, header: bytes, lines: list[list[bytes]]) -> None:
@@ -292,7 +295,11 @@ def test_a_warm_check_reads_the_facts_from_the_cache(
     )
     warm = check_by_file(flow)
     assert reported(warm) == reported(cold)
-    assert warm.facts == cold.facts
+    # Every result came from the cache: the facts were never needed, so never read (nothing
+    # after ``check`` reads ``RunResult.facts``; a whole-run answer leaves them empty too).
+    assert warm.facts == FactBook()
+    shutil.rmtree(flow / CACHE_DIR / "steps")  # the facts are merged again, from the packs
+    assert reported(check_by_file(flow)) == reported(cold)
 
 
 # -- the whole-run entry: every input unchanged, one entry answers ---------------------------
@@ -449,20 +456,26 @@ def test_a_check_reads_no_file_the_run_key_leaves_out(tmp_path: Path) -> None:
     assert probe.stdout.strip() == ""
 
 
-def test_a_corrupt_gather_entry_is_a_miss(flow: Path) -> None:
+def test_facts_in_a_pack_that_do_not_read_are_never_used(flow: Path) -> None:
+    """A file's facts are decoded only where the run merges them; if they do not read then
+    (or name a class the facts do not use), the run gathers again without the cache."""
     fresh = check(flow)
     assert packs(flow)
     for pack in packs(flow):
         header, lines = pack_lines(pack)
         for line in lines:
-            data = json.loads(line[2])
-            if data.get("facts"):
-                data["facts"][0] = {"D": "os:system", "f": {"command": "false"}}
-            line[2] = json.dumps(data).encode()
+            facts = json.loads(line[3] or b"[]")
+            if facts:
+                facts[0] = {"D": "os:system", "f": {"command": "false"}}
+            line[3] = json.dumps(facts).encode()
         rewrite_pack(pack, header, lines)
     for entry in entries(flow):
         entry.unlink()  # the results must be computed from the gather pass again
-    assert reported(check_by_file(flow)) == reported(fresh)
+    for kind in ("steps", "folds"):
+        shutil.rmtree(flow / CACHE_DIR / kind)  # the facts must be merged again
+    again = check_by_file(flow)
+    assert reported(again) == reported(fresh)
+    assert again.cached == 0  # nothing the rounds took from the cache counts
 
 
 def test_facts_survive_the_round_trip_and_digest_alike_in_every_process() -> None:
@@ -524,10 +537,10 @@ def test_a_corrupt_entry_is_ignored_and_rewritten(project: Path, damage: bytes) 
     "damage",
     [
         pytest.param(lambda line: line[:2], id="a line cut short"),
-        pytest.param(lambda line: [*line[:2], line[2][:-3]], id="an entry cut short"),
-        pytest.param(lambda line: [*line[:2], b"[1, 2, 3]"], id="an entry not an object"),
+        pytest.param(lambda line: [*line[:2], line[2][:-3], line[3]], id="an entry cut short"),
+        pytest.param(lambda line: [*line[:2], b"[1, 2, 3]", line[3]], id="an entry not an object"),
         pytest.param(
-            lambda line: [*line[:2], line[2].replace(b'"prefiltered"', b'"no such"')],
+            lambda line: [*line[:2], line[2].replace(b'"prefiltered"', b'"no such"'), line[3]],
             id="no such status",
         ),
     ],
@@ -701,8 +714,9 @@ def test_every_fixture_site_survives_the_round_trip() -> None:
 # -- the gather rounds' packs: one file per round, digests kept by the outputs' names -------
 
 
-def digest_entries(root: Path) -> list[Path]:
-    return sorted((root / CACHE_DIR / "digests").glob("*/*.json"))
+def step_entries(root: Path) -> list[Path]:
+    """What each round learnt and the facts it led to (:mod:`unsentinel.core.cache_facts`)."""
+    return sorted((root / CACHE_DIR).glob("[sf][to][el][pd]s/*/*.json"))
 
 
 def test_a_warm_check_after_an_edit_reads_one_pack_per_round(
@@ -788,35 +802,96 @@ def test_a_code_module_outside_the_checked_files_is_never_served_stale_by_file(
     assert ("UNS101", "ORDER_FROZEN") in sites_of(edited, "helpers.py")
 
 
-@pytest.mark.parametrize("damage", [b"", b"0" * 64, b"not a digest"])
-def test_a_kept_digest_that_is_wrong_or_broken_is_never_served_stale(
-    flow: Path, damage: bytes
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(lambda data: b"", id="empty"),
+        pytest.param(lambda data: data[: len(data) // 2], id="cut short"),
+        pytest.param(lambda data: data.replace(b'"again": false', b'"again": 1'), id="not a flag"),
+        pytest.param(lambda data: data.replace(b'"digest": "', b'"digest": "0'), id="a digest"),
+        pytest.param(lambda data: data.replace(b'"changed": [', b'"changed": [1, '), id="a name"),
+        pytest.param(lambda data: data.replace(b"DefinedNames", b"Undefined"), id="a kind"),
+    ],
+)
+def test_a_kept_step_that_is_wrong_or_broken_is_never_served_stale(
+    flow: Path, damage: Callable[[bytes], bytes]
 ) -> None:
     fresh = check(flow)
-    assert digest_entries(flow)
-    for entry in digest_entries(flow):
-        entry.write_bytes(damage)  # a wrong digest only makes the rounds' packs miss
+    assert {entry.parent.parent.name for entry in step_entries(flow)} == {"steps", "folds"}
+    for entry in step_entries(flow):
+        entry.write_bytes(damage(entry.read_bytes()))
+    for entry in entries(flow):
+        entry.unlink()
     assert reported(check_by_file(flow)) == reported(fresh)
+    assert reported(check_by_file(flow)) == reported(fresh)
+
+
+def test_a_warm_check_after_an_edit_merges_no_facts(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the edit changed no file's output, each round's step is kept: the facts are
+    neither merged nor decoded, and where no file needs them (the edited file is one the
+    prefilter stops, and spells no function whose facts changed) never read at all."""
+    cold = check(project)
+    (project / "pkg" / "clean.py").write_text(CLEAN + "# edited\n")
+    monkeypatch.setattr(
+        unsentinel.core.cache_rounds,
+        "merge_results",
+        lambda *_args: pytest.fail("a warm check merged the facts"),
+    )
+    monkeypatch.setattr(
+        unsentinel.core.cache.CheckCache,
+        "decode_facts",
+        lambda *_args: pytest.fail("a warm check decoded a file's facts"),
+    )
+    monkeypatch.setattr(
+        unsentinel.core.cache_rounds,
+        "load_fold",
+        lambda *_args: pytest.fail("a warm check read the facts"),
+    )
+    edited = check(project)
+    assert reported(edited) == reported(cold)
+    assert edited.facts == FactBook()  # no file needed them
 
 
 def test_a_later_round_that_learns_nothing_names_the_output_it_keeps(project: Path) -> None:
     """A later round's output equal to the file's earlier one is kept as a reference to it,
     which is taken only where the file's output so far is that one."""
     cache = unsentinel.core.cache.CheckCache(project, "settings", registry.FACTS)
-    task = run([project / "pkg" / "clean.py"], load_config((project,)), Mode.CHECK, jobs=1)
-    [done] = task.results
+    checked = run([project / "pkg" / "clean.py"], load_config((project,)), Mode.CHECK, jobs=1)
+    [done] = checked.results
+    done = dataclasses.replace(done, facts=tuple(checked.facts.entries.values()))
+    [task] = checked.discovery.tasks
     pack = cache.round_pack("a stamp")
-    [file_task] = task.discovery.tasks
-    earlier = unsentinel.core.cache.Recalled(done, "the earlier output")
-    same = cache.store_gathered(pack, "key", file_task, done, earlier)
-    assert same == "the earlier output"
-    taken = cache.load_gathered(pack, "key", file_task, "the earlier output")
-    assert taken == unsentinel.core.cache.Recalled(None, "the earlier output")
-    assert (
-        cache.load_gathered(pack, "key", file_task, "another output") is unsentinel.core.cache.MISS
-    )
-    assert cache.load_gathered(pack, "key", file_task, None) is unsentinel.core.cache.MISS
-    other = cache.store_gathered(pack, "other", file_task, done)
-    assert other is not None and other != same
-    found = cache.load_gathered(pack, "other", file_task, None)
-    assert found == unsentinel.core.cache.Recalled(done, other)
+    first = cache.store_gathered(pack, "first", task, done)
+    assert first is not None
+    found = cache.load_gathered(pack, "first", task, None)
+    assert isinstance(found, unsentinel.core.cache.Recalled) and found.identity == first
+    assert found.result == dataclasses.replace(done, facts=())  # the facts are read when merged
+    assert found.facts is not None and cache.decode_facts(found.facts) == done.facts
+    same = cache.store_gathered(pack, "later", task, done, first)
+    assert same == first
+    taken = cache.load_gathered(pack, "later", task, first)
+    assert taken == unsentinel.core.cache.Recalled(None, first)
+    assert cache.load_gathered(pack, "later", task, "another output") is unsentinel.core.cache.MISS
+    assert cache.load_gathered(pack, "later", task, None) is unsentinel.core.cache.MISS
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        pytest.param("def check() -> None:\n    assert resolve('')\n", "parsed", id="calls it"),
+        pytest.param("def check() -> None:\n    assert True  # no call\n", "prefiltered", id="not"),
+    ],
+)
+def test_an_edited_file_the_prefilter_stopped_comes_back_if_it_calls_a_changed_function(
+    flow: Path, text: str, status: str
+) -> None:
+    """A later round tests the edited file's bytes for the functions whose facts changed
+    (here ``resolve``, which returns warnings): one that spells one goes to the rules."""
+    (flow / "reader.py").write_text("from helpers import resolve\n")
+    check(flow)
+    (flow / "reader.py").write_text("from helpers import resolve\n\n\n" + text)
+    edited = check(flow)
+    assert reported(edited) == reported(check(flow, cache=False))
+    assert [r.status.value for r in edited.results if r.path == "reader.py"] == [status]

@@ -36,7 +36,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Final
@@ -117,14 +117,17 @@ MISS: Final = Miss()
 class Recalled:
     """A gather round's output for a file, from the cache or just computed: ``None`` where
     the round changed nothing for the file; ``identity`` names the output the file has after
-    the round (None: no identity, the outputs cannot key the facts' digest)."""
+    the round (None: no identity, the outputs cannot key the facts' digest). ``facts``: the
+    output's facts as the cache holds them, where they are not decoded yet (the result's
+    ``facts`` are empty until :meth:`CheckCache.decode_facts` reads them)."""
 
     result: FileResult | None
     identity: str | None = None
+    facts: bytes | None = None
 
 
-def _identity(body: Mapping[str, Any]) -> str:
-    return sha256(json.dumps(body, sort_keys=True).encode())
+def _identity(body: Mapping[str, Any], facts: bytes) -> str:
+    return sha256(json.dumps(body, sort_keys=True).encode() + b"\0" + facts)
 
 
 class CheckCache:
@@ -181,8 +184,9 @@ class CheckCache:
         that says "the same output as before" must name (it was written by a run where the
         file's output before this round was that one).
         """
+        entry, facts = pack.entry(key)
         try:
-            return self._decode_gathered(pack.entry(key), key, task.display, before)
+            return self._decode_gathered(entry, facts, key, task.display, before)
         except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
             return MISS
 
@@ -192,42 +196,51 @@ class CheckCache:
         key: str,
         task: FileTask,
         result: FileResult | None,
-        before: Recalled | None = None,
+        before: str | None = None,
     ) -> str | None:
         """Add one gather round's output to its pack (a failure only where the bytes decide
-        it); returns the output's identity (None: not kept). ``before``: the file's output
-        so far in this run, which an equal output is kept as a reference to."""
+        it); returns the output's identity (None: not kept). ``before``: the identity of the
+        file's output so far in this run, which an equal output is kept as a reference to."""
         if result is not None and not cacheable(result):
             return None
         entry: dict[str, Any] = {"format": FORMAT, "key": key}
+        facts = b""
         try:
             if result is None:
                 entry["skipped"] = True
-            elif before is not None and before.result == result and before.identity:
-                entry["same"] = before.identity  # a later round that learnt nothing new
             else:
-                body = self.encode_output(result)
-                entry |= body | {"key": key, "id": _identity(body)}
-            pack.add(key, task.display, entry)
+                body = encode_result(result, "")  # equal outputs are encoded alike
+                facts = json.dumps(
+                    [self.codec.encode(value, canonical=True) for value in result.facts]
+                ).encode()
+                identity = _identity(body, facts)
+                if identity == before:
+                    entry["same"] = identity  # a later round that learnt nothing new
+                    facts = b""
+                else:
+                    entry |= body | {"key": key, "id": identity}
+            pack.add(key, task.display, entry, facts)
         except (TypeError, ValueError, RecursionError):
             return None
         return entry.get("id") or entry.get("same")
 
-    def encode_output(self, result: FileResult) -> dict[str, Any]:
-        """A gather output as JSON data, its facts in their canonical form: equal outputs are
-        encoded alike in every process, so the encoding identifies the output."""
-        body = encode_result(result, "")
-        body["facts"] = [self.codec.encode(value, canonical=True) for value in result.facts]
-        return body
+    def decode_facts(self, data: bytes) -> tuple[Any, ...]:
+        """A gather output's facts as :meth:`store_gathered` encoded them; raises
+        ``ValueError`` (or ``TypeError``, ``KeyError``) for anything else."""
+        facts = tuple(self.codec.decode(value) for value in json.loads(data))
+        if not all(type(value) in self.codec.kinds for value in facts):
+            raise ValueError("an entry holds a value of no fact kind")
+        return facts
 
-    def store_pack(self, pack: Pack, current: Mapping[str, str]) -> None:
-        """Write a pack this run added to (``current``: each file's key, by display path)."""
+    def store_pack(self, pack: Pack, current: Mapping[bytes, str]) -> None:
+        """Write a pack this run added to (``current``: each file's key, by its display
+        path as a pack line spells it)."""
         if not pack.added:
             return
         self.write_entry(pack.key, "rounds", pack.encoded(current), SUFFIX)
 
     def _decode_gathered(
-        self, entry: Any, key: str, display: str, before: str | None
+        self, entry: Any, facts: bytes, key: str, display: str, before: str | None
     ) -> Recalled | Miss:
         if not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("key") != key:
             return MISS
@@ -238,29 +251,9 @@ class CheckCache:
             return Recalled(None, same) if before is not None and same == before else MISS
         result = decode_result(entry, key, display)
         identity = entry["id"]
-        if result is None or not isinstance(identity, str):
+        if result is None or not isinstance(identity, str) or not facts.startswith(b"["):
             return MISS
-        facts = tuple(self.codec.decode(value) for value in entry["facts"])
-        if not all(type(value) in self.codec.kinds for value in facts):
-            return MISS
-        return Recalled(replace(result, facts=facts), identity)
-
-    def digest_of(self, identity: str | None, facts: Any) -> str | None:
-        """The digest of ``facts``, merged from the outputs whose identities hash to
-        ``identity`` (None: not known): looked up where a run digested them before."""
-        if identity is None:
-            return self.codec.digest(facts)
-        key = sha256(f"{self.settings}\0facts\0{identity}".encode())
-        try:
-            kept = self.read_entry(key, "digests").decode("ascii")
-            if len(kept) == 64 and all(c in "0123456789abcdef" for c in kept):
-                return kept
-        except (OSError, UnicodeDecodeError):
-            pass
-        digest = self.codec.digest(facts)
-        if digest is not None:
-            self.write_entry(key, "digests", digest.encode())
-        return digest
+        return Recalled(result, identity, facts)
 
     def load(self, key: str, task: FileTask) -> FileResult | None:
         """The cached result, or None for a miss (absent, unreadable or corrupt)."""

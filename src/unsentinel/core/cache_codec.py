@@ -27,7 +27,7 @@ from unsentinel.core.model import (
     Status,
 )
 
-FORMAT = 9  # bump when the entry layout or the meaning of a result changes
+FORMAT = 10  # bump when the entry layout or the meaning of a result changes
 
 
 def sha256(data: bytes) -> str:
@@ -200,14 +200,33 @@ class FactCodec:
 
     def digest(self, facts: Any) -> str | None:
         """A hash of a :class:`~unsentinel.core.facts.FactBook`'s entries (None: not data)."""
+        document = self.document(facts)
+        return None if document is None else sha256(document)
+
+    def document(self, facts: Any) -> bytes | None:
+        """A :class:`~unsentinel.core.facts.FactBook` as canonical JSON (what
+        :meth:`digest` hashes; :meth:`book` reads it back); None: not data."""
         try:
             entries = sorted(
                 [_name(kind), self.encode(value, canonical=True)]
                 for kind, value in facts.entries.items()
             )
-            return sha256(json.dumps([entries, bool(facts.gathered)]).encode())
+            return json.dumps([entries, bool(facts.gathered)]).encode()
         except (TypeError, ValueError, RecursionError, AttributeError):
             return None
+
+    def book(self, document: bytes) -> tuple[dict[type[Any], Any], bool]:
+        """The entries (in the order of ``kinds``) and the ``gathered`` flag of a
+        :meth:`document`; raises ``ValueError`` (or ``TypeError``, ``KeyError``) for
+        anything else, a kind the facts do not have included."""
+        entries, gathered = json.loads(document)
+        by_name = {_name(kind): kind for kind in self.kinds}
+        found = {by_name[name]: self.decode(value) for name, value in entries}
+        if not isinstance(gathered, bool) or any(
+            type(value) is not kind for kind, value in found.items()
+        ):
+            raise ValueError("not a fact book")
+        return {kind: found[kind] for kind in self.kinds if kind in found}, gathered
 
     def _key(self, data: Any) -> Any:
         key = self.decode(data)

@@ -9,10 +9,11 @@ round's outputs for every file, under a key of the settings and the stamp: a rou
 one file, and decodes only the lines of the files it looks up.
 
 The layout is a line per entry, so that a pack is read and rewritten without decoding the
-entries it does not need::
+entries it does not need, and an entry without its facts (a file's facts are decoded only
+where the run merges them)::
 
-    {"format": 9, "key": "<the pack's key>"}
-    <file key> TAB <display path, as JSON> TAB <the entry, as JSON>
+    {"format": 10, "key": "<the pack's key>"}
+    <file key> TAB <display path, as JSON> TAB <the entry, as JSON> TAB <its facts, as JSON>
 
 A header that does not match makes the whole pack a miss; a line that does not read (cut
 short, edited) is a miss for its file alone. A run that computed outputs rewrites the pack:
@@ -41,26 +42,29 @@ class Pack:
     """One round's entries, as read (raw lines) and as added by this run."""
 
     key: str
-    lines: dict[str, tuple[bytes, bytes]] = field(default_factory=dict)  # key -> (display, entry)
-    added: dict[str, tuple[bytes, bytes]] = field(default_factory=dict)
+    # file key -> (display, entry, facts), each JSON
+    lines: dict[str, tuple[bytes, bytes, bytes]] = field(default_factory=dict)
+    added: dict[str, tuple[bytes, bytes, bytes]] = field(default_factory=dict)
 
-    def entry(self, file_key: str) -> Any:
-        """The decoded entry of ``file_key``; None where the pack has none, or a broken one."""
+    def entry(self, file_key: str) -> tuple[Any, bytes]:
+        """The decoded entry of ``file_key`` and its facts, still encoded; None for the
+        entry where the pack has none, or a broken one."""
         line = self.added.get(file_key) or self.lines.get(file_key)
         if line is None:
-            return None
+            return None, b""
         try:
-            return json.loads(line[1])
+            return json.loads(line[1]), line[2]
         except (ValueError, RecursionError):
-            return None
+            return None, b""
 
-    def add(self, file_key: str, display: str, entry: Mapping[str, Any]) -> None:
-        self.added[file_key] = (json.dumps(display).encode(), json.dumps(entry).encode())
+    def add(self, file_key: str, display: str, entry: Mapping[str, Any], facts: bytes) -> None:
+        self.added[file_key] = (json.dumps(display).encode(), json.dumps(entry).encode(), facts)
 
-    def encoded(self, current: Mapping[str, str]) -> bytes:
-        """The pack to write: its lines less those of a path ``current`` (display -> this
-        run's key) knows under another key, and the lines this run added."""
-        kept = {key: line for key, line in self.lines.items() if _current(key, line, current)}
+    def encoded(self, current: Mapping[bytes, str]) -> bytes:
+        """The pack to write: its lines less those of a path ``current`` (display path, as a
+        line spells it -> this run's key) knows under another key, and the lines this run
+        added."""
+        kept = {k: line for k, line in self.lines.items() if current.get(line[0], k) == k}
         kept.update(self.added)
         header = json.dumps({"format": FORMAT, "key": self.key}).encode()
         body = [_TAB.join((key.encode(), *line)) for key, line in kept.items()]
@@ -76,19 +80,10 @@ def decode_pack(key: str, data: bytes) -> Pack:
         return Pack(key)
     if not isinstance(head, dict) or head.get("format") != FORMAT or head.get("key") != key:
         return Pack(key)
-    lines: dict[str, tuple[bytes, bytes]] = {}
+    lines: dict[str, tuple[bytes, bytes, bytes]] = {}
     for line in rest.split(b"\n"):
-        parts = line.split(_TAB, 2)
-        if len(parts) == 3:
-            file_key, display, entry = parts
-            lines[file_key.decode("ascii", "replace")] = (display, entry)
+        parts = line.split(_TAB, 3)
+        if len(parts) == 4:
+            file_key, display, entry, facts = parts
+            lines[file_key.decode("ascii", "replace")] = (display, entry, facts)
     return Pack(key, lines)
-
-
-def _current(key: str, line: tuple[bytes, bytes], current: Mapping[str, str]) -> bool:
-    """Is the line worth keeping: its path readable, and not known under another key?"""
-    try:
-        display = json.loads(line[0])
-    except (ValueError, RecursionError):
-        return False
-    return isinstance(display, str) and current.get(display, key) == key

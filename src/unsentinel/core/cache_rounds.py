@@ -8,27 +8,38 @@ pack (:mod:`unsentinel.core.cache_packs`) holds for the files and facts of this 
 Each file's output after a round has an *identity*, a hash of its canonical encoding, so
 the facts a round starts from are named by the identities of the outputs they are merged
 from (with the modules the configuration names, which the features read when they settle).
-A round's stamp needs the digest of those facts; :meth:`CheckCache.digest_of` keeps it
-under that name, so a warm run merges the facts but does not digest them again. A later
-round whose output for a file is the one the file already had is kept as a reference to
-that output, which only a run where the file had the same output takes.
+What a round learnt is kept under those names (:mod:`unsentinel.core.cache_facts`): where
+an edit changed no file's output, a warm run neither merges nor digests the facts, and
+reads a file's facts from its pack only where it merges them. A later round whose output
+for a file is the one the file already had is kept as a reference to that output, which
+only a run where the file had the same output takes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from unsentinel.core.cache import CheckCache, Miss, Recalled, cacheable
 from unsentinel.core.cache_codec import sha256
+from unsentinel.core.cache_facts import Step, fold, load_fold, load_step, store_step
 from unsentinel.core.cache_packs import Pack
 from unsentinel.core.cache_runs import configured_digest, load_run, run_key
 from unsentinel.core.config import Config, generated_modules
 from unsentinel.core.facts import FactBook
+from unsentinel.core.gather import changed_functions, merge_results
 from unsentinel.core.model import FileResult, FileTask, Status
+from unsentinel.core.prefilter import whole_word
 from unsentinel.core.store import read_source
 from unsentinel.core.suite import Suite
+
+_FEW = 64  # later-round misses tested on their bytes (:meth:`CachedRounds.unchanged`)
+
+
+class BrokenEntry(Exception):
+    """Facts the cache held for a file do not read (found only when they are merged)."""
 
 
 @dataclass
@@ -46,7 +57,10 @@ class CachedRounds:
     result_keys: dict[Path, str] = field(default_factory=dict)
     run: str | None = None  # the whole run's key (:mod:`unsentinel.core.cache_runs`)
     configured: str | None = None  # the digest of the modules the configuration names
-    facts_identity: str | None = None  # what the facts the next round starts from merge
+    name: str | None = None  # the name of the facts the round starts from
+    digest: str | None = None  # their digest, where a step said it
+    unread: dict[int, tuple[FileResult, bytes]] = field(default_factory=dict)  # facts to read
+    lines: dict[bytes, str] | None = None
 
     def read(
         self, tasks: Sequence[FileTask], config: Config, seen: dict[Path, bytes]
@@ -82,10 +96,17 @@ class CachedRounds:
 
     # -- the gather rounds ------------------------------------------------------------------
 
-    def stamp(self, number: int, facts: FactBook, names: frozenset[str] | None) -> str | None:
-        """The stamp of a round that starts from ``facts`` (None: the round is not cached)."""
-        known = self.facts_identity if number else None  # the first round's facts are empty
-        return self.cache.stamp(number, self.cache.digest_of(known, facts), names)
+    def stamp(
+        self, number: int, facts: FactBook | None, names: frozenset[str] | None
+    ) -> str | None:
+        """The stamp of a round that starts from ``facts`` (None: the round is not cached;
+        ``facts`` None: not read, their digest is known)."""
+        if number == 0:
+            self.name = None if self.configured is None else sha256(b"no facts yet")
+        digest = self.digest if number and self.digest is not None else None
+        if digest is None and facts is not None:
+            digest = self.cache.codec.digest(facts)
+        return self.cache.stamp(number, digest, names)
 
     def recall(self, tasks: Sequence[FileTask], stamp: str) -> dict[Path, Recalled]:
         """The cached outputs of one gather round for ``tasks``."""
@@ -111,39 +132,136 @@ class CachedRounds:
         known = self.recall(tasks, stamp)
         return [task for task in tasks if task.path not in known]
 
-    def keep(
+    def unchanged(
         self,
-        task: FileTask,
-        stamp: str | None,
-        result: FileResult | None,
-        before: FileResult | None,
-    ) -> Recalled:
-        """Add a computed output to its round's pack (written by :meth:`end_round`);
-        ``before``: the file's output so far in this run."""
+        misses: Sequence[FileTask],
+        names: frozenset[str],
+        results: dict[Path, FileResult],
+        config: Config,
+    ) -> dict[Path, Recalled]:
+        """Of a later round's misses, the files the prefilter stopped whose bytes spell none
+        of ``names`` (the functions whose facts just changed) as a word: the round would
+        leave them as they are (:func:`~unsentinel.core.regather.later_round` sends such a
+        file back to the rules only where it spells a function the facts know, and any it
+        spells besides those was known when the prefilter stopped it). Telling them apart
+        on the bytes needs no facts, which a warm run after a one-file edit then never reads.
+
+        Only a few files are tested (each test reads the file for every name); with more,
+        the rounds' pipeline screens them as it would without a cache.
+        """
+        if len(misses) > _FEW:
+            return {}
+        spelled = [name.encode() for name in names if name.isidentifier()]
+        found: dict[Path, Recalled] = {}
+        for task in misses:
+            earlier = results.get(task.path)
+            if earlier is None or earlier.status is not Status.PREFILTERED:
+                continue
+            data = read_source(task, config)
+            key = self.keys.get(task.path)
+            if isinstance(data, FileResult) or key != self.cache.key(task, data):
+                continue  # changed since its key was taken: the pipeline reads it as it is
+            if not any(name in data and whole_word(name).search(data) for name in spelled):
+                found[task.path] = Recalled(None, self.identities.get(task.path))
+        return found
+
+    def keep(self, task: FileTask, stamp: str | None, result: FileResult | None) -> Recalled:
+        """Add a computed output to its round's pack (written by :meth:`end_round`)."""
         self.computed.add(task.path)
         key = self.keys.get(task.path)
         identity = None
         if key is not None and stamp is not None:
-            earlier = Recalled(before, self.identities.get(task.path))
-            identity = self.cache.store_gathered(self._pack(stamp), key, task, result, earlier)
+            before = self.identities.get(task.path)
+            identity = self.cache.store_gathered(self._pack(stamp), key, task, result, before)
         return Recalled(result, identity)
 
     def note(self, task: FileTask, output: Recalled) -> None:
         """The file's output after this round (a None result: the one it had)."""
-        if output.result is not None:
-            self.identities[task.path] = output.identity
+        if output.result is None:
+            return
+        self.identities[task.path] = output.identity
+        if output.facts is not None:  # decoded when the facts are merged, if ever
+            self.unread[id(output.result)] = (output.result, output.facts)
 
-    def end_round(self, stamp: str | None, results: dict[Path, FileResult]) -> None:
-        """Write the round's pack, if this run added to it, and name the facts the next
-        round starts from by the outputs ``results`` holds (in their order)."""
+    def end_round(
+        self,
+        stamp: str | None,
+        results: dict[Path, FileResult],
+        facts: FactBook | None,
+        earlier: dict[Path, FileResult] | None,
+        suite: Suite,
+        config: Config,
+    ) -> tuple[FactBook | None, set[str], bool]:
+        """Close a round: write its pack, name the facts the next round starts from, and
+        say what changed (the new facts, None where a kept step says it all; the functions
+        whose facts changed; whether the facts know any of them).
+
+        ``facts``: what the round started from (None: not read; ``earlier``, the outputs
+        they merge, gives them where they are needed).
+        """
         if stamp is not None:
-            self.cache.store_pack(self._pack(stamp), self.displays)
+            self.cache.store_pack(self._pack(stamp), self._lines())
+        start, end = self.name, self._name(results)
+        step = load_step(self.cache, start, end) if start and end else None
+        if step is not None:
+            self.name, self.digest = end, step.digest
+            return None, set(step.changed), step.again
+        if facts is None:
+            assert earlier is not None
+            facts = self.facts(suite, config, earlier)
+        merged = merge_results(suite, config, self.decoded(results.values()))
+        changed = changed_functions(facts, merged)
+        again = bool(changed & merged.function_names())
+        self.name = end
+        self.digest = fold(self.cache, end, merged) if end else None
+        if start and end and self.digest:
+            store_step(self.cache, start, end, Step(self.digest, frozenset(changed), again))
+        return merged, changed, again
+
+    def facts(self, suite: Suite, config: Config, results: dict[Path, FileResult]) -> FactBook:
+        """The facts named now, merged from ``results``: kept by a run before, or merged."""
+        kept = load_fold(self.cache, self.name) if self.name else None
+        if kept is not None:
+            return kept
+        return merge_results(suite, config, self.decoded(results.values()))
+
+    def decoded(self, results: Iterable[FileResult]) -> list[FileResult]:
+        """``results`` with the facts the cache held for them read (raises
+        :class:`BrokenEntry` where they do not read: the run gathers again without the
+        cache)."""
+        found = []
+        for result in results:
+            unread = self.unread.get(id(result))
+            if unread is not None and unread[0] is result:
+                try:
+                    read = self.cache.decode_facts(unread[1])
+                except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+                    raise BrokenEntry(str(exc)) from exc
+                result = replace(result, facts=read)
+            found.append(result)
+        return found
+
+    def abandon(self) -> None:
+        """Forget what the rounds took from the cache: nothing of it counts as a hit, and
+        the last pass digests the facts it is given."""
+        self.computed.update(self.keys)
+        self.name = self.digest = None
+
+    def _name(self, results: dict[Path, FileResult]) -> str | None:
+        """The name of the facts merged from ``results`` (None: an output has no identity)."""
         identities = [self.identities.get(path) for path in results]
         if self.configured is None or None in identities:
-            self.facts_identity = None
-            return
+            return None
         named = "\0".join([self.configured, *(i for i in identities if i is not None)])
-        self.facts_identity = sha256(named.encode())
+        return sha256(named.encode())
+
+    def _lines(self) -> dict[bytes, str]:
+        """Each file's key by its display path, as a pack line spells it."""
+        if self.lines is None:
+            self.lines = {
+                json.dumps(display).encode(): key for display, key in self.displays.items()
+            }
+        return self.lines
 
     def _pack(self, stamp: str) -> Pack:
         """The round's pack, read once per run."""
@@ -158,7 +276,7 @@ class CachedRounds:
         tasks: Sequence[FileTask],
         done: dict[int, FileResult],
         gathered: dict[Path, FileResult],
-        facts: FactBook,
+        facts: FactBook | None,
     ) -> dict[int, FileResult]:
         """``check``'s results that need no rule run: cache hits, and files that never reach
         the rules (their gather output already says what check reports about them:
@@ -180,8 +298,10 @@ class CachedRounds:
                 if task.path not in self.computed:
                     self.cache.hits += 1
                 continue
-            if not digests:
-                digests.append(self.cache.digest_of(self.facts_identity, facts))
+            if not digests:  # where a kept step said the digest, the facts were not read
+                if self.digest is None and facts is not None:
+                    self.digest = self.cache.codec.digest(facts)
+                digests.append(self.digest)
             if digests[0] is None:
                 continue
             key = self.cache.with_facts(key, digests[0])

@@ -125,7 +125,7 @@ class Prefilter:
         fraction of the speed of these few searches.
         """
         return any(
-            name in data and _whole_word(name).search(data) is not None for name in self._name_bytes
+            name in data and whole_word(name).search(data) is not None for name in self._name_bytes
         )
 
     def may_match(self, data: bytes) -> bool:
@@ -172,7 +172,8 @@ def _compiled(patterns: Iterable[bytes]) -> re.Pattern[bytes] | None:
 
 
 @cache  # the facts name the same functions round after round
-def _whole_word(name: bytes) -> re.Pattern[bytes]:
+def whole_word(name: bytes) -> re.Pattern[bytes]:
+    """``name`` as a word on its own in a file's bytes."""
     return re.compile(rb"(?<!\w)" + re.escape(name) + rb"(?!\w)")
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from unsentinel.core.cache import CheckCache, Recalled, settings_key
-from unsentinel.core.cache_rounds import CachedRounds
+from unsentinel.core.cache_rounds import BrokenEntry, CachedRounds
 from unsentinel.core.cache_runs import store_run
 from unsentinel.core.config import Config, unshipped_outputs
 from unsentinel.core.decisions import Decisions
@@ -106,12 +106,23 @@ def _run(
     else:
         busy = todo
     with _workers(busy, config, suite, options.jobs, seen) as workers:
-        gathered = _gather(todo, config, suite, workers, options, memo)
-        facts = _with_decisions(gathered.facts, options.decisions)
+        try:
+            gathered = _gather(todo, config, suite, workers, options, memo)
+        except BrokenEntry:  # facts in a pack that do not read: gather without the cache
+            assert memo is not None
+            memo.abandon()
+            gathered = _gather(todo, config, suite, workers, options, None)
         if memo is not None:
-            done |= memo.results(tasks, done, gathered.results, facts)
+            done |= memo.results(tasks, done, gathered.results, gathered.facts)
         rest = [task for index, task in enumerate(tasks) if index not in done]
         workers.forget([task for index, task in enumerate(tasks) if index in done])
+        facts = gathered.facts
+        if facts is None and rest:  # the cache knew what the rounds learnt: read it now
+            assert memo is not None
+            facts = memo.facts(suite, config, gathered.results)
+        # A cached check whose files all come from the cache never reads the facts: nothing
+        # after ``check`` does (``RunResult.facts`` is empty then, as for a whole-run answer).
+        facts = _with_decisions(facts or FactBook(), options.decisions)
         pipeline = Pipeline(config, suite, facts, mode, screen=options.screen)
         fresh = _complete(workers.map(rest, pipeline, options.progress, "Processing"))
     pipeline_results = _in_order(tasks, done, fresh)
@@ -171,10 +182,11 @@ def _in_order(
 
 @dataclass(frozen=True)
 class Gathered:
-    """What the gather pass learned: the repository's facts, and each file's last output
-    (its status tells ``check`` whether the file reached the rules at all)."""
+    """What the gather pass learned: the repository's facts (None: a cached check's, not
+    read: the cache knows their digest), and each file's last output (its status tells
+    ``check`` whether the file reached the rules at all)."""
 
-    facts: FactBook
+    facts: FactBook | None
     results: dict[Path, FileResult]
 
 
@@ -186,7 +198,9 @@ def gather(
     options: RunOptions,
 ) -> FactBook:
     """The read-only pass whose facts every file's rewrite (or check) may use."""
-    return _gather(tasks, config, suite, workers, options, None).facts
+    facts = _gather(tasks, config, suite, workers, options, None).facts
+    assert facts is not None  # only a cached check leaves them unread
+    return facts
 
 
 def _gather(
@@ -205,38 +219,56 @@ def _gather(
     only parsed files that mention a function whose facts changed (the lanes test the
     mention on the bytes they hold), and the rounds stop as soon as nothing changes.
     """
-    facts = _with_decisions(FactBook(), options.decisions)
+    facts: FactBook | None = _with_decisions(FactBook(), options.decisions)
     results: dict[Path, FileResult] = {}
     pending: list[FileTask] = list(tasks)
     names: frozenset[str] | None = None  # None: the first round, every file
     for number in range(GATHER_ROUNDS):
-        pipeline = Pipeline(config, suite, facts, Mode.CHECK, gather=True, screen=options.screen)
         stamp = memo.stamp(number, facts, names) if memo is not None else None
         known = memo.recall(pending, stamp) if memo is not None and stamp else {}
         misses = [task for task in pending if task.path not in known]
-        found = iter(workers.map(misses, pipeline, options.progress, "Gathering", names))
+        if memo is not None and names is not None and misses:
+            known |= memo.unchanged(misses, names, results, config)
+            misses = [task for task in misses if task.path not in known]
+        if memo is not None and facts is None and misses:
+            facts = memo.facts(suite, config, results)  # the files the cache lacks need them
+        earlier = dict(results) if facts is None else None  # what the round starts from
+        found = iter(
+            workers.map(
+                misses,
+                Pipeline(config, suite, facts, Mode.CHECK, gather=True, screen=options.screen),
+                options.progress,
+                "Gathering",
+                names,
+            )
+            if facts is not None and misses
+            else ()
+        )
         for task in pending:
             output = known.get(task.path)
             if output is None:
                 computed = next(found)
-                before = results.get(task.path)
-                output = memo.keep(task, stamp, computed, before) if memo else Recalled(computed)
+                output = memo.keep(task, stamp, computed) if memo else Recalled(computed)
             if memo is not None:
                 memo.note(task, output)
             if output.result is not None:
                 results[task.path] = output.result
         if memo is not None:
-            memo.end_round(stamp, results)
-        merged = merge_results(suite, config, results.values())
-        changed = changed_functions(facts, merged)
-        facts = _with_decisions(merged, options.decisions)
+            merged, changed, again = memo.end_round(stamp, results, facts, earlier, suite, config)
+        else:
+            assert facts is not None  # only a cached round leaves them unread
+            merged = merge_results(suite, config, results.values())
+            changed = changed_functions(facts, merged)
+            again = bool(changed & merged.function_names())
+        facts = _with_decisions(merged, options.decisions) if merged is not None else None
         if not changed:
             break
         # Failed files carry the facts of their bytes alone: settled. A prefiltered file
         # comes back (read again, parsed only if it spells one) when the facts have just
         # learned about a function.
-        again = _REGATHERED if changed & facts.function_names() else _PARSED
-        pending = [t for t in tasks if results[t.path].status in again]
+        pending = [
+            t for t in tasks if results[t.path].status in (_REGATHERED if again else _PARSED)
+        ]
         names = frozenset(changed)
     return Gathered(facts, results)
 
