@@ -10,12 +10,14 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import pytest
 from click.testing import CliRunner, Result
 
 import unsentinel.core.cache
+import unsentinel.core.cache_facts
+import unsentinel.core.cache_packs
 import unsentinel.core.cache_rounds
 import unsentinel.core.engine
 from unsentinel import registry
@@ -882,16 +884,42 @@ def test_a_later_round_that_learns_nothing_names_the_output_it_keeps(project: Pa
     [
         pytest.param("def check() -> None:\n    assert resolve('')\n", "parsed", id="calls it"),
         pytest.param("def check() -> None:\n    assert True  # no call\n", "prefiltered", id="not"),
+        pytest.param("# a comment\n", "prefiltered", id="a comment"),
     ],
 )
 def test_an_edited_file_the_prefilter_stopped_comes_back_if_it_calls_a_changed_function(
-    flow: Path, text: str, status: str
+    flow: Path, monkeypatch: pytest.MonkeyPatch, text: str, status: str
 ) -> None:
     """A later round tests the edited file's bytes for the functions whose facts changed
-    (here ``resolve``, which returns warnings): one that spells one goes to the rules."""
+    (here ``resolve``, which returns warnings): one that spells one goes to the pipeline.
+    Where the edit changed no output (a comment), the facts come from the kept fold, whose
+    names the prefilter takes from the step: decoded only for a file the rules read."""
     (flow / "reader.py").write_text("from helpers import resolve\n")
     check(flow)
     (flow / "reader.py").write_text("from helpers import resolve\n\n\n" + text)
+    folds: list[object] = []
+    decoded: list[bytes] = []
+    load_fold = unsentinel.core.cache_facts.load_fold
+    book = FactCodec.book
+
+    def loading(*args: Any) -> object:
+        folds.append(args)
+        return load_fold(*args)
+
+    def reading(self: FactCodec, document: bytes) -> object:
+        decoded.append(document)
+        return book(self, document)
+
+    monkeypatch.setattr(unsentinel.core.cache_rounds, "load_fold", loading)
+    monkeypatch.setattr(FactCodec, "book", reading)
     edited = check(flow)
     assert reported(edited) == reported(check(flow, cache=False))
     assert [r.status.value for r in edited.results if r.path == "reader.py"] == [status]
+    if text.startswith("#"):
+        assert folds and not decoded  # the facts were needed, but never read
+
+
+def test_a_skipped_line_is_recognised_as_json_spells_it() -> None:
+    key = "0123456789abcdef" * 4
+    entry = {"format": FORMAT, "key": key, "skipped": True}
+    assert unsentinel.core.cache_packs.skipped(key) == json.dumps(entry).encode()

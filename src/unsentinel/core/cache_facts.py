@@ -21,21 +21,25 @@ read is a miss, and the facts are merged and digested as without a cache.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from unsentinel.core.cache import CheckCache
-from unsentinel.core.cache_codec import FORMAT, sha256
+from unsentinel.core.cache_codec import FORMAT, FactCodec, sha256
 from unsentinel.core.facts import FactBook
 
 
 @dataclass(frozen=True)
 class Step:
     """From one round's facts to the next: the new facts' digest, the functions whose facts
-    changed, and whether the facts know any of them."""
+    changed, whether the facts know any of them, and the names the prefilter takes from
+    the new facts (:meth:`FactBook.function_names`, :meth:`FactBook.module_function_names`)."""
 
     digest: str
     changed: frozenset[str]
     again: bool
+    names: tuple[frozenset[str], frozenset[str]]
 
 
 def load_step(cache: CheckCache, start: str, end: str) -> Step | None:
@@ -46,13 +50,18 @@ def load_step(cache: CheckCache, start: str, end: str) -> Step | None:
         if entry["format"] != FORMAT or entry["key"] != key:
             return None
         digest, changed, again = entry["digest"], entry["changed"], entry["again"]
+        names, module_names = entry["names"], entry["module_names"]
     except (OSError, ValueError, TypeError, KeyError, RecursionError):
         return None
-    if not isinstance(digest, str) or not isinstance(again, bool) or not isinstance(changed, list):
+    if not isinstance(digest, str) or not isinstance(again, bool):
         return None
-    if not all(isinstance(name, str) for name in changed):
+    if not all(_names(value) for value in (changed, names, module_names)):
         return None
-    return Step(digest, frozenset(changed), again)
+    return Step(digest, frozenset(changed), again, (frozenset(names), frozenset(module_names)))
+
+
+def _names(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(name, str) for name in value)
 
 
 def store_step(cache: CheckCache, start: str, end: str, step: Step) -> None:
@@ -64,6 +73,8 @@ def store_step(cache: CheckCache, start: str, end: str, step: Step) -> None:
         "digest": step.digest,
         "changed": sorted(step.changed),
         "again": step.again,
+        "names": sorted(step.names[0]),
+        "module_names": sorted(step.names[1]),
     }
     cache.write_entry(key, "steps", json.dumps(entry).encode())
 
@@ -79,18 +90,46 @@ def fold(cache: CheckCache, end: str, facts: FactBook) -> str | None:
     return sha256(document)
 
 
-def load_fold(cache: CheckCache, end: str) -> FactBook | None:
-    """The facts named ``end``, where a run kept them; None: a miss."""
+def load_fold(cache: CheckCache, end: str, step: Step) -> FactBook | None:
+    """The facts named ``end``, where a run kept them and they hash to ``step``'s digest;
+    None: a miss. Their entries are decoded when a rule first asks (a round whose files
+    the prefilter stops needs only the names the step holds)."""
     key = _key(cache, "fold", end)
     try:
         header, _, document = cache.read_entry(key, "folds").partition(b"\n")
         head = json.loads(header)
         if head["format"] != FORMAT or head["key"] != key:
             return None
-        entries, gathered = cache.codec.book(document)
-    except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError):
+    except (OSError, ValueError, TypeError, KeyError, RecursionError):
         return None
-    return FactBook(entries, gathered=gathered)
+    # The document the step's digest names, as a run wrote it from facts it had: it reads.
+    if sha256(document) != step.digest or not document.endswith((b", true]", b", false]")):
+        return None
+    gathered = document.endswith(b", true]")
+    return FactBook(_Unread(cache.codec, document), gathered=gathered, names=step.names)
+
+
+class _Unread(Mapping[type[Any], Any]):
+    """A fold's entries, decoded the first time they are read."""
+
+    def __init__(self, codec: FactCodec, document: bytes) -> None:
+        self._codec = codec
+        self._document = document
+        self._entries: dict[type[Any], Any] | None = None
+
+    def _read(self) -> dict[type[Any], Any]:
+        if self._entries is None:
+            self._entries, _gathered = self._codec.book(self._document)
+        return self._entries
+
+    def __getitem__(self, kind: type[Any]) -> Any:
+        return self._read()[kind]
+
+    def __iter__(self) -> Iterator[type[Any]]:
+        return iter(self._read())
+
+    def __len__(self) -> int:
+        return len(self._read())
 
 
 def _key(cache: CheckCache, kind: str, *names: str) -> str:

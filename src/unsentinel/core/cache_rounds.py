@@ -58,7 +58,8 @@ class CachedRounds:
     run: str | None = None  # the whole run's key (:mod:`unsentinel.core.cache_runs`)
     configured: str | None = None  # the digest of the modules the configuration names
     name: str | None = None  # the name of the facts the round starts from
-    digest: str | None = None  # their digest, where a step said it
+    digest: str | None = None  # their digest, where a step said it or a fold was kept
+    step: Step | None = None  # the kept step that led to them
     unread: dict[int, tuple[FileResult, bytes]] = field(default_factory=dict)  # facts to read
     lines: dict[bytes, str] | None = None
 
@@ -103,6 +104,7 @@ class CachedRounds:
         ``facts`` None: not read, their digest is known)."""
         if number == 0:
             self.name = None if self.configured is None else sha256(b"no facts yet")
+            self.step = None
         digest = self.digest if number and self.digest is not None else None
         if digest is None and facts is not None:
             digest = self.cache.codec.digest(facts)
@@ -204,7 +206,7 @@ class CachedRounds:
         start, end = self.name, self._name(results)
         step = load_step(self.cache, start, end) if start and end else None
         if step is not None:
-            self.name, self.digest = end, step.digest
+            self.name, self.digest, self.step = end, step.digest, step
             return None, set(step.changed), step.again
         if facts is None:
             assert earlier is not None
@@ -212,15 +214,17 @@ class CachedRounds:
         merged = merge_results(suite, config, self.decoded(results.values()))
         changed = changed_functions(facts, merged)
         again = bool(changed & merged.function_names())
-        self.name = end
+        self.name, self.step = end, None
         self.digest = fold(self.cache, end, merged) if end else None
         if start and end and self.digest:
-            store_step(self.cache, start, end, Step(self.digest, frozenset(changed), again))
+            names = (merged.function_names(), merged.module_function_names())
+            step = Step(self.digest, frozenset(changed), again, names)
+            store_step(self.cache, start, end, step)
         return merged, changed, again
 
     def facts(self, suite: Suite, config: Config, results: dict[Path, FileResult]) -> FactBook:
         """The facts named now, merged from ``results``: kept by a run before, or merged."""
-        kept = load_fold(self.cache, self.name) if self.name else None
+        kept = load_fold(self.cache, self.name, self.step) if self.name and self.step else None
         if kept is not None:
             return kept
         return merge_results(suite, config, self.decoded(results.values()))
@@ -245,7 +249,7 @@ class CachedRounds:
         """Forget what the rounds took from the cache: nothing of it counts as a hit, and
         the last pass digests the facts it is given."""
         self.computed.update(self.keys)
-        self.name = self.digest = None
+        self.name = self.digest = self.step = None
 
     def _name(self, results: dict[Path, FileResult]) -> str | None:
         """The name of the facts merged from ``results`` (None: an output has no identity)."""

@@ -80,6 +80,11 @@ class FactBook:
 
     entries: Mapping[type[Any], Any] = field(default_factory=dict)
     gathered: bool = False  # True once a whole-repository gather pass produced these
+    # :meth:`function_names` and :meth:`module_function_names`, where the book's maker knew
+    # them without its entries (the check cache reads the entries when a rule asks).
+    names: tuple[frozenset[str], frozenset[str]] | None = field(
+        default=None, compare=False, repr=False
+    )
 
     def get(self, kind: type[F]) -> F:
         found = self.entries.get(kind)
@@ -88,6 +93,8 @@ class FactBook:
     def function_names(self) -> frozenset[str]:
         """Every feature's :meth:`Facts.function_names` (a reviewer's decisions, kept in
         the book beside the facts, name no function)."""
+        if self.names is not None:
+            return self.names[0]
         found: set[str] = set()
         for value in self.entries.values():
             names = getattr(value, "function_names", None)
@@ -99,6 +106,8 @@ class FactBook:
         """Of :meth:`function_names`, those every feature naming them knows only as
         module-level functions (a feature's optional ``module_function_names``): a file
         admits them only by a bare call or a call through an imported module."""
+        if self.names is not None:
+            return self.names[1]
         anywhere: set[str] = set()
         module_only: set[str] = set()
         for value in self.entries.values():
