@@ -12,7 +12,7 @@ The layout is a line per entry, so that a pack is read and rewritten without dec
 entries it does not need, and an entry without its facts (a file's facts are decoded only
 where the run merges them)::
 
-    {"format": 10, "key": "<the pack's key>"}
+    {"format": 11, "key": "<the pack's key>"}
     <file key> TAB <display path, as JSON> TAB <the entry, as JSON> TAB <its facts, as JSON>
 
 A header that does not match makes the whole pack a miss; a line that does not read (cut
