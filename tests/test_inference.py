@@ -22,7 +22,7 @@ from unsentinel.warnings.inference.code import (
     slug_for,
 )
 from unsentinel.warnings.inference.code_words import GENERIC_ENTITY_NOUNS
-from unsentinel.warnings.inference.field_path import attributes_tested, infer_field_path
+from unsentinel.warnings.inference.field_path import attributes_tested, infer_field_path, situates
 from unsentinel.warnings.inference.severity import infer_severity
 from unsentinel.warnings.inference.structure import Structure
 
@@ -304,6 +304,46 @@ def test_a_setting_the_condition_tests_and_the_message_names(
     tested = attributes_tested(cst.parse_expression(condition))
     inferred = infer_field_path([], [], [], severity="blocking", text=text, tested=tested)
     assert (inferred.value, inferred.confidence) == (expected, Confidence.LOW)
+
+
+@pytest.mark.parametrize(
+    ("before", "expected"),
+    [
+        pytest.param("Query failed in ", True, id="in a place"),
+        pytest.param("Chunk in region ", True, id="in a place named by one noun"),
+        pytest.param("stopped at line ", True, id="at a point"),
+        pytest.param("Invalid cluster name: ", False, id="the value the message judges"),
+        pytest.param("Failed to create folder ", False, id="the object of the failed action"),
+        pytest.param("Invalid string in environment marker: ", False, id="in, then a colon"),
+        pytest.param("price for ", False, id="for names the subject as often as not"),
+    ],
+)
+def test_a_preposition_of_place_situates_the_value_after_it(before: str, expected: bool) -> None:
+    assert situates(before) is expected
+
+
+def test_a_value_shown_only_as_where_it_arose_is_no_field() -> None:
+    """``f"Query failed in {region} ..."`` after a failed call: the region is where the
+    query ran, which nothing says was wrong."""
+    inferred = infer_field_path([], ["region"], [], text="Query failed in  ", situated=["region"])
+    assert (inferred.value, inferred.confidence) == (None, Confidence.LOW)
+    assert inferred.reason.startswith("context:")
+
+
+def test_a_situated_value_the_condition_tests_is_still_the_field() -> None:
+    inferred = infer_field_path([], ["zone"], ["zone"], text="no carrier in ", situated=["zone"])
+    assert inferred.value == "zone"
+
+
+def test_a_situated_value_shown_again_elsewhere_is_still_shown() -> None:
+    """``f"{region} is closed; retry in {region}-2"``: once it is the subject."""
+    inferred = infer_field_path([], ["region", "region"], [], situated=["region"])
+    assert inferred.value == "region"
+
+
+def test_a_situated_value_gives_way_to_the_guarding_input() -> None:
+    inferred = infer_field_path([], ["region"], ["query"], situated=["region"])
+    assert inferred.value == "query"
 
 
 def test_an_input_beats_a_named_setting() -> None:
@@ -730,6 +770,38 @@ def test_a_guard_alone_points_at_an_input_it_tests_as_it_is(
     assert sites[11]["field_path"] is None
     assert sites[13]["field_path"] is None
     assert any(r.startswith("field_path: indirect:") for r in sites[13]["reasons"])
+
+
+CONTEXT_SOURCE = """\
+def run_query(region, sql, fetch):
+    warnings = []
+    try:
+        fetch(sql)
+    except OSError as exc:
+        warnings.append(f"Query failed in {region}: {exc}")
+    if len(sql) > 100:
+        warnings.append(f"Too long in {region}")
+    if region not in ("eu", "us"):
+        warnings.append(f"Unknown region {region}")
+    return warnings
+"""
+
+
+def test_a_value_shown_as_where_a_failure_arose_is_no_field(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The region after "in" is where the query ran: no field, unless the condition tests
+    it; the guarding input still wins over it, and a region the message judges stays."""
+    (tmp_path / "m.py").write_text(CONTEXT_SOURCE)
+    monkeypatch.chdir(tmp_path)
+    from unsentinel.output.plan import plan_document
+
+    result = run([Path(".")], load_config((Path("."),)), Mode.PLAN)
+    sites = {s["line"]: s for s in plan_document(result.results)["sites"]}
+    assert sites[6]["field_path"] is None
+    assert any(r.startswith("field_path: context:") for r in sites[6]["reasons"])
+    assert sites[8]["field_path"] == "sql"
+    assert sites[10]["field_path"] == "region"
 
 
 @pytest.mark.parametrize(

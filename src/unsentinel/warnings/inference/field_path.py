@@ -8,7 +8,9 @@ The rule collects three ordered candidate lists for a warning site and this modu
 1. *mentioned*: inputs named literally in the message text (``"Pass serial_numbers ..."``,
    ``"sales_order_row_id={x}"``). The first one is the subject of the message and wins.
 2. *interpolated*: inputs whose values the message interpolates (``{destination_location_id}``);
-   of several, the one the guarding condition also tests.
+   of several, the one the guarding condition also tests. A value shown only where a
+   preposition of place or time puts it (``f"Query failed in {region} ..."``), which the
+   condition does not test, says where the warning arose, not what is wrong: no candidate.
 3. *guarding*: inputs in the ``if`` condition that guards the warning -- but not an input
    the condition only compares with a case the message does not say
    (``issue_type == "post-broker-timeout"``): that picks the diagnosis, it does not say
@@ -58,6 +60,7 @@ def infer_field_path(
     spelled: str | None = None,
     direct: Sequence[str] | None = None,
     through_element: Sequence[str] = (),
+    situated: Sequence[str] = (),
 ) -> Inferred:
     """``absent``: the optional input whose ``is None`` test guards the warning; ``text``:
     the message's literal text, whose words break a tie between several candidates;
@@ -70,7 +73,9 @@ def infer_field_path(
     :func:`~unsentinel.warnings.guards.tested_directly`; None: all of them);
     ``through_element``: the guarding inputs the condition reaches only through one element
     of what a call made from them (``value`` of ``for key, value in (fields or
-    {}).items()``), which never confirm a name the message says."""
+    {}).items()``), which never confirm a name the message says; ``situated``: the
+    interpolated inputs shown where a preposition of place says where the warning arose
+    (:func:`situates`), once per such placeholder."""
     if severity == Severity.INFO:
         if absent is not None:
             return Inferred.low(absent, f"guard: the optional input {absent!r} was left out")
@@ -79,9 +84,10 @@ def infer_field_path(
     as_they_are = guarding if direct is None else [p for p in guarding if p in direct]
     faulty = _not_only_selecting(as_they_are, selecting)
     indirect = [path for path in _unique(guarding) if path not in as_they_are]
+    context = _context_only(interpolated, situated, guarding)
     picked = _pick(
         _unique(mentioned),
-        _unique(interpolated),
+        [path for path in _unique(interpolated) if path not in context],
         _unique(guarding),
         spoken,
         faulty,
@@ -89,10 +95,41 @@ def infer_field_path(
         through_element,
     )
     if picked.value is None:
-        picked = _named_setting(text, tested) or picked
+        picked = _named_setting(text, tested) or _situating(context) or picked
     if spelled is not None and not _refines(picked.value, spelled):
         return Inferred.low(spelled, f"spelled: the message writes out the path {spelled!r}")
     return _maybe_low(picked, unindexed_loop)
+
+
+# "Query failed in {region}", "stopped at line {n}": a placeholder right after a
+# preposition of place or time (or after it and one noun) says where the warning arose.
+_SITUATING = re.compile(r"\b(?:in|at|on|during|within)(?:\s+[A-Za-z][\w-]*)?\s+$", re.IGNORECASE)
+
+
+def situates(before: str) -> bool:
+    """Does the literal text ``before`` a placeholder put its value in a phrase of place
+    or time (``"Query failed in "``, ``"error at line "``)? Such a value is context."""
+    return _SITUATING.search(before) is not None
+
+
+def _context_only(
+    interpolated: Sequence[str], situated: Sequence[str], guarding: Sequence[str]
+) -> list[str]:
+    """The inputs the message shows only where it says where the warning arose, and the
+    condition does not test: ``f"Query failed in {region} ..."`` after a failed call
+    reports the region the query ran in; nothing says the region was wrong."""
+    return [
+        path
+        for path in _unique(situated)
+        if situated.count(path) == interpolated.count(path) and path not in guarding
+    ]
+
+
+def _situating(context: list[str]) -> Inferred | None:
+    if not context:
+        return None
+    shown = ", ".join(repr(path) for path in context)
+    return Inferred.low(None, f"context: the message shows {shown} only as where it arose")
 
 
 def _refines(path: str | None, spelled: str) -> bool:

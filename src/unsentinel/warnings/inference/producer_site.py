@@ -32,6 +32,7 @@ from unsentinel.warnings.inference.code import (
 from unsentinel.warnings.inference.field_path import (
     attributes_tested,
     infer_field_path,
+    situates,
     spelled_path,
 )
 from unsentinel.warnings.inference.severity import infer_severity, producer_severity
@@ -113,11 +114,15 @@ def site_field_path(
     leaves = analysis.known_leaves(facts, site)
     mentioned = [leaves[w] for w in _mentioned_words(parts, leaves, facts.inputs)]
     interpolated: list[str] = []
+    situated: list[str] = []
     lost = False
-    for part in parts:
+    for position, part in enumerate(parts):
         if not isinstance(part, str):
             found, lost_here = analysis.input_references(part, facts, site)
             interpolated.extend(found)
+            before = parts[position - 1] if position else ""
+            if isinstance(before, str) and situates(before):
+                situated.extend(found)
             lost = lost or lost_here
     text = " ".join(part for part in parts if isinstance(part, str))
     guard = analysis.fault_condition(site)
@@ -148,6 +153,7 @@ def site_field_path(
         spelled=spelled,
         direct=direct,
         through_element=through_element,
+        situated=situated,
     )
 
 
