@@ -117,3 +117,81 @@ def test_a_part_of_a_plain_input_leaves_the_helper_its_own_name(
 ) -> None:
     """``_zone_warnings(address.zone)``: ``zone`` says it better than ``address.zone``."""
     assert paths["part"] == "zone"
+
+
+STATE_SOURCE = """
+async def _order_warnings(order_rows, limit, label):
+    warnings = []
+    for row in order_rows:
+        if row.quantity > limit:
+            warnings.append(f"quantity {row.quantity} of {label} over {limit}")
+        if not row.sku:
+            warnings.append(f"Row of {label} is incomplete")
+    if not order_rows:
+        warnings.append(f"order_rows of {label} is empty")
+    warnings.append(f"Checked {label}")
+    return warnings
+
+
+async def ship(order_id: int, limit: int, api) -> list[str]:
+    order = await api.get_order(order_id)
+    rows = order.rows or []
+    return await _order_warnings(rows, limit, unwrap(order.number, "?"))
+
+
+async def ship_twice(order_id: int, limit: int, api, rows) -> list[str]:
+    return await _row_warnings(rows, limit) + await _row_warnings(
+        (await api.get_order(order_id)).rows, limit
+    )
+
+
+async def _row_warnings(order_rows, limit):
+    warnings = []
+    if not order_rows:
+        warnings.append("mixed order_rows is empty")
+    return warnings
+"""
+
+
+@pytest.fixture(scope="module")
+def state_sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, object]]:
+    """First word of the message -> the plan's site for it."""
+    root: Path = tmp_path_factory.mktemp("state")
+    (root / "pyproject.toml").write_text('[tool.unsentinel]\nwarning-list-names = ["warnings"]\n')
+    (root / "m.py").write_text(STATE_SOURCE)
+    result = run([root], load_config((root,)), Mode.PLAN)
+    lines = STATE_SOURCE.splitlines()
+    found: dict[str, dict[str, object]] = {}
+    for site in plan_document(result.results)["sites"]:
+        if site["kind"] == "producer":
+            text = lines[int(str(site["line"])) - 1].split('"', 1)[1]
+            found[text.split(" ")[0]] = site
+    return found
+
+
+def test_a_parameter_every_caller_fills_with_a_services_answer_is_state(
+    state_sites: dict[str, dict[str, object]],
+) -> None:
+    """``rows = order.rows`` of ``order = await api.get_order(order_id)``: the helper's
+    rows are the order the service holds; a test of one of them, or the order's number
+    shown, reports state. ``limit``, handed in by the caller's own caller, stays an input."""
+    assert state_sites["Row"]["field_path"] is None
+    assert state_sites["Checked"]["field_path"] is None
+    assert state_sites["quantity"]["field_path"] == "limit"
+
+
+def test_state_the_message_names_and_the_condition_tests_is_what_it_is_about(
+    state_sites: dict[str, dict[str, object]],
+) -> None:
+    """ "order_rows ... is empty" under ``if not order_rows:``: both signals say the rows,
+    wherever they came from. Low: the callers' state disagrees."""
+    site = state_sites["order_rows"]
+    assert site["field_path"] == "order_rows"
+    assert site["confidence"] == {**site["confidence"], "field_path": "low"}  # type: ignore[dict-item]
+    assert any("fills it with state" in reason for reason in site["reasons"])  # type: ignore[attr-defined]
+
+
+def test_a_parameter_one_caller_fills_with_its_input_stays_an_input(
+    state_sites: dict[str, dict[str, object]],
+) -> None:
+    assert state_sites["mixed"]["field_path"] == "order_rows"

@@ -48,6 +48,8 @@ class FileAnalysis:
         self.context = context
         self.config = context.config
         self._functions: dict[cst.FunctionDef, FunctionFacts] = {}
+        self._building: set[cst.FunctionDef] = set()
+        self._declared: dict[cst.FunctionDef, FunctionFacts] = {}
         self.index = context.shared(NodeIndex)
         self.paths = InputPaths(context, self.index)
         self.leaves = InputLeaves(context, self.index, self.paths)
@@ -124,10 +126,22 @@ class FileAnalysis:
 
     def function(self, node: cst.FunctionDef) -> FunctionFacts:
         if node not in self._functions:
-            self._functions[node] = self._function_facts(node)
+            if node in self._building:  # a cycle of calls: facts without the callers' view
+                return self._function_facts(node, callers=False)
+            self._building.add(node)
+            try:
+                self._functions[node] = self._function_facts(node)
+            finally:
+                self._building.discard(node)
         return self._functions[node]
 
-    def _function_facts(self, node: cst.FunctionDef) -> FunctionFacts:
+    def declared_function(self, node: cst.FunctionDef) -> FunctionFacts:
+        """``node``'s facts with every parameter as its name and type say, state or not."""
+        if node not in self._declared:
+            self._declared[node] = self._function_facts(node, callers=False)
+        return self._declared[node]
+
+    def _function_facts(self, node: cst.FunctionDef, *, callers: bool = True) -> FunctionFacts:
         facts = FunctionFacts(node)
         params = node.params
         for param in (*params.posonly_params, *params.params, *params.kwonly_params):
@@ -137,6 +151,11 @@ class FileAnalysis:
                 facts.containers.add(param.name.value)
             elif kind == "input":
                 facts.inputs.add(param.name.value)
+        if callers and (facts.inputs or facts.containers):
+            # What every caller fills with a service's answer is state, not input.
+            facts.stated = set(self.caller_names.state_params(node))
+            facts.inputs -= facts.stated
+            facts.containers -= facts.stated
         if len(facts.inputs) == 1 and not facts.containers:
             # ``validate(metadata)`` reading ``metadata.get("requires_dist")``: the one input
             # is a mapping of fields, as a request is. Beside other inputs its name says

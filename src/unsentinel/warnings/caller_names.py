@@ -60,13 +60,49 @@ class CallerNames:
                 renamed[name] = path
         return renamed
 
+    def state_params(self, function: cst.FunctionDef) -> frozenset[str]:
+        """The parameters every call in this file fills with the outside's state: in
+        ``_row_warnings(so_rows=so_rows)`` after ``so = await api.get_order(...)``, ``so_rows
+        = so.rows``, the rows are the order the service holds, not what the caller handed
+        in -- a warning about them reports state. None when a call is made from outside a
+        function or with ``*args`` (which value fills which parameter is unknown)."""
+        calls = self._calls_to(function)
+        stated: set[str] | None = None
+        for call in calls:
+            arguments = self._arguments(function, call)
+            if arguments is None:
+                return frozenset()
+            caller = self._analysis.enclosing_function(call)
+            assert caller is not None  # ``_calls_to`` keeps calls made inside functions
+            caller_facts = self._analysis.function(caller)
+            here = {
+                name
+                for name, value in arguments.items()
+                if self._analysis.paths.from_outside(value, caller_facts)
+            }
+            stated = here if stated is None else stated & here
+        return frozenset(stated or ())
+
     def _passed(self, function: cst.FunctionDef, call: cst.Call) -> dict[str, str | None] | None:
         """Parameter name -> the caller's input path the call passes it (None: not one)."""
+        arguments = self._arguments(function, call)
+        if arguments is None:
+            return None
         caller = self._analysis.enclosing_function(call)
         assert caller is not None  # ``_calls_to`` keeps calls made inside functions
         caller_facts = self._analysis.function(caller)
+        paths = self._analysis.paths
+        return {
+            name: paths.caller_path(value, caller_facts, call) for name, value in arguments.items()
+        }
+
+    def _arguments(
+        self, function: cst.FunctionDef, call: cst.Call
+    ) -> dict[str, cst.BaseExpression] | None:
+        """Parameter name -> the value ``call`` passes it (None: a ``*args`` call, or more
+        positional values than parameters)."""
         positional = self._analysis.positional_params(function)
-        passed: dict[str, str | None] = {}
+        arguments: dict[str, cst.BaseExpression] = {}
         for position, arg in enumerate(call.args):
             if arg.star:
                 return None
@@ -76,8 +112,8 @@ class CallerNames:
                 name = positional[position].name.value
             else:
                 return None
-            passed[name] = self._analysis.paths.caller_path(arg.value, caller_facts, call)
-        return passed
+            arguments[name] = arg.value
+        return arguments
 
     def _calls_to(self, function: cst.FunctionDef) -> list[cst.Call]:
         """The calls in this file's functions to ``function`` by its name (a method through

@@ -68,6 +68,9 @@ class FunctionFacts:
     params: dict[str, cst.Param] = field(default_factory=dict)
     containers: set[str] = field(default_factory=set)
     inputs: set[str] = field(default_factory=set)  # plain-input parameter names
+    # Parameters every caller in the file fills with a service's answer: state, taken out
+    # of ``inputs`` and ``containers`` (``CallerNames.state_params``).
+    stated: set[str] = field(default_factory=set)
     loops: list[Loop] = field(default_factory=list)
     assignments: dict[str, list[cst.BaseExpression]] = field(default_factory=dict)
     tuple_assignments: list[tuple[cst.Tuple, cst.BaseExpression]] = field(default_factory=list)

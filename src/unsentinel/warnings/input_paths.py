@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import libcst as cst
+import libcst.matchers as m
 
 from unsentinel.core.rule import RuleContext
 from unsentinel.core.syntax import NodeIndex, annotation_name
@@ -266,6 +267,10 @@ class InputPaths:
             current = self.context.parent(current)
         return False
 
+    def from_outside(self, value: cst.BaseExpression, facts: FunctionFacts) -> bool:
+        """Is ``value`` the outside's state (a service's answer, or read off one)?"""
+        return _from_outside(value, facts)
+
     def input_references(
         self,
         expr: cst.CSTNode,
@@ -286,6 +291,55 @@ class InputPaths:
                 paths.append(resolved.path)
                 lost_any = lost_any or resolved.lost
         return paths, lost_any
+
+
+def _from_outside(
+    value: cst.BaseExpression, facts: FunctionFacts, seen: frozenset[str] = frozenset()
+) -> bool:
+    """Did ``value`` come back from outside the program, or is it read off what did?
+
+    An awaited call (``so = await api.get_order(id=request.order_id)``) or a call on
+    plumbing answers with the service's state; so does a value read off it (``so.rows``,
+    ``so["rows"]``), a local every binding of which is such a value, and a call made from
+    one without any input (``unwrap(so.order_no, "?")``). A parameter of the function is
+    not: it is the caller's to say."""
+    if isinstance(value, cst.Await):
+        return isinstance(value.expression, cst.Call) or _from_outside(
+            value.expression, facts, seen
+        )
+    if _asks_plumbing(value, facts):
+        return True
+    if isinstance(value, cst.Name):
+        return _local_from_outside(value.value, facts, seen)
+    if isinstance(value, (cst.Attribute, cst.Subscript)):
+        return _from_outside(value.value, facts, seen)
+    if isinstance(value, cst.BooleanOperation):
+        return _from_outside(value.left, facts, seen)
+    sources = [source.expr for source in derivation_sources(value)]
+    if isinstance(value, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+        sources = [value.for_in.iter]
+    outside = [_from_outside(source, facts, seen) for source in sources]
+    return any(outside) and not any(
+        _names_an_input(source, facts)
+        for source, away in zip(sources, outside, strict=True)
+        if not away
+    )
+
+
+def _local_from_outside(name: str, facts: FunctionFacts, seen: frozenset[str]) -> bool:
+    if name in facts.params or name in seen:
+        return False
+    values = [binding.value for binding in facts.bindings.get(name, [])]
+    if not values or any(value is None for value in values):
+        return False
+    followed = [value for value in values if value is not None and not _is_literal(value)]
+    return bool(followed) and all(_from_outside(value, facts, seen | {name}) for value in followed)
+
+
+def _names_an_input(expr: cst.BaseExpression, facts: FunctionFacts) -> bool:
+    """Does ``expr`` read a parameter that is an input or a container of inputs?"""
+    names = [node.value for node in m.findall(expr, m.Name()) if isinstance(node, cst.Name)]
+    return any(name in facts.inputs or name in facts.containers for name in names)
 
 
 def _asks_plumbing(value: cst.BaseExpression, facts: FunctionFacts) -> bool:

@@ -111,6 +111,31 @@ def site_field_path(
     :func:`~unsentinel.warnings.inference.field_path.infer_field_path` to pick from."""
     if facts is None:
         return Inferred.low(None, "fallback: module-level warning, no function inputs")
+    inferred = _field_path_with(analysis, site, parts, facts, severity, absent)
+    if not facts.stated:
+        return inferred
+    declared = analysis.declared_function(facts.node)
+    named = _field_path_with(analysis, site, parts, declared, severity, absent)
+    if named.value != inferred.value and named.reason.startswith(_SAID_AND_TESTED):
+        # The message says the parameter and the condition tests it: it is what the
+        # warning is about, wherever its value came from; state taken for it is low.
+        return Inferred.low(named.value, f"{named.reason}; every caller fills it with state")
+    return inferred
+
+
+# Reasons of a pick where the message's words and the condition agree on one input.
+_SAID_AND_TESTED = ("named and guarding:", "said and guarding:")
+
+
+def _field_path_with(
+    analysis: FileAnalysis,
+    site: cst.BaseExpression,
+    parts: list[str | cst.BaseExpression],
+    facts: FunctionFacts,
+    severity: str | None,
+    absent: str | None,
+) -> Inferred:
+    """The field path from the candidates ``facts`` make of the message and its guard."""
     leaves = analysis.known_leaves(facts, site)
     mentioned = [leaves[w] for w in _mentioned_words(parts, leaves, facts.inputs)]
     interpolated: list[str] = []
