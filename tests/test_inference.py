@@ -294,6 +294,18 @@ def test_field_path(
             "not settings.actual_host", "DBT_HOST is required", None, id="not the tested field"
         ),
         pytest.param("not job.name", "the name is required", None, id="a plain word is no name"),
+        pytest.param(
+            "ToolName.TEXT_TO_SQL not in (settings.disable_tools or [])",
+            "TEXT_TO_SQL needs a token",
+            None,
+            id="a class's member is a constant, no setting",
+        ),
+        pytest.param(
+            "snapshot.status == Status.PARTIALLY_RECEIVED.value",
+            "PO is PARTIALLY_RECEIVED",
+            None,
+            id="an enum member's value is a constant too",
+        ),
     ],
 )
 def test_a_setting_the_condition_tests_and_the_message_names(

@@ -187,15 +187,28 @@ def _named_setting(text: str, tested: Sequence[str]) -> Inferred | None:
 
 
 def attributes_tested(condition: cst.BaseExpression) -> list[str]:
-    """The attribute names a condition reads, in order: ``settings.dbt_token`` -> ``dbt_token``."""
+    """The attribute names a condition reads, in order: ``settings.dbt_token`` -> ``dbt_token``.
+    A member of a class (``ToolName.TEXT_TO_SQL``, ``Status.DONE.value``) is a constant the
+    condition compares with, no field of anything: not listed."""
     found: list[str] = []
 
     class _Attributes(cst.CSTVisitor):
-        def visit_Attribute(self, node: cst.Attribute) -> None:
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            if _of_a_class(node):
+                return False
             found.append(node.attr.value)
+            return True
 
     condition.visit(_Attributes())
     return found
+
+
+def _of_a_class(node: cst.Attribute) -> bool:
+    """``Status.DONE.value``: a chain rooted in a capitalised name, a class's member."""
+    root: cst.BaseExpression = node
+    while isinstance(root, cst.Attribute):
+        root = root.value
+    return isinstance(root, cst.Name) and root.value[:1].isupper()
 
 
 def _not_only_selecting(guarding: Sequence[str], selecting: Sequence[str]) -> list[str]:
