@@ -44,18 +44,26 @@ FIGURES = Path(__file__).parent.parent / "benchmarks" / "inference_figures.json"
 # tests (a config section's key), keyed lists grown with ``+=``; codes from the main clause;
 # a literal joined to a list with ``+`` followed (awslabs-cloudwatch-mcp-server's group
 # migrates: coverage 100 -> 108 tuning sites, 27 -> 28 holdout).
+# Lowered (2026-11-27, branch infer12), coverage only, in a commit of its own: in a fresh
+# venv and sdist cache, poetry-core's group is held whole ("Warning objects would be
+# returned in a dict under 'warnings', whose readers read dumped dicts") at every commit
+# checked -- main's f362ff8, b62c89e and its parent, ee1d7db, and 88e1824, the commit that
+# wrote the floors above (from the run of ee0a7bd, no longer in the history). Its 9 tuning
+# sites are skipped, with their severities and 2 codes: tuning coverage 108 -> 99 of 163,
+# severity 101 -> 92, code 29 -> 27; holdout coverage 28 -> 27, severity 27 -> 26. These
+# are main's own figures (f362ff8) before this branch; none of its changes moves them.
 FLOORS = {
-    ("tuning", "severity", "coverage"): 0.662,  # 108/163
-    ("tuning", "severity", "right"): 101,
+    ("tuning", "severity", "coverage"): 0.607,  # 99/163
+    ("tuning", "severity", "right"): 92,
     ("tuning", "severity", "high_right"): 1.0,  # 36/36
     ("tuning", "severity", "wrong_low"): 1.0,  # 7/7
     ("tuning", "field_path", "right"): 75,
     ("tuning", "field_path", "high_right"): 1.0,  # 15/15
     ("tuning", "field_path", "wrong_low"): 1.0,  # 33/33
-    ("tuning", "code", "right"): 29,
+    ("tuning", "code", "right"): 27,
     ("tuning", "code", "wrong_low"): 1.0,  # 79/79
-    ("holdout", "severity", "coverage"): 0.682,  # 28/41
-    ("holdout", "severity", "right"): 27,
+    ("holdout", "severity", "coverage"): 0.658,  # 27/41
+    ("holdout", "severity", "right"): 26,
     ("holdout", "severity", "high_right"): 1.0,  # 7/7
     ("holdout", "severity", "wrong_low"): 1.0,  # 1/1
     ("holdout", "field_path", "right"): 18,
