@@ -52,25 +52,28 @@ FIGURES = Path(__file__).parent.parent / "benchmarks" / "inference_figures.json"
 # sites are skipped, with their severities and 2 codes: tuning coverage 108 -> 99 of 163,
 # severity 101 -> 92, code 29 -> 27; holdout coverage 28 -> 27, severity 27 -> 26. These
 # are main's own figures (f362ff8) before this branch; none of its changes moves them.
+# Raised (2026-11-27, branch infer12, the run of 0cfcd70): a value shown only where a
+# preposition of place puts it is context; a helper's parameter its callers fill with a
+# service's answer is state; a class member in a condition is a constant, no setting.
 FLOORS = {
     ("tuning", "severity", "coverage"): 0.607,  # 99/163
     ("tuning", "severity", "right"): 92,
     ("tuning", "severity", "high_right"): 1.0,  # 36/36
     ("tuning", "severity", "wrong_low"): 1.0,  # 7/7
-    ("tuning", "field_path", "right"): 75,
-    ("tuning", "field_path", "high_right"): 1.0,  # 15/15
-    ("tuning", "field_path", "wrong_low"): 1.0,  # 33/33
+    ("tuning", "field_path", "right"): 81,
+    ("tuning", "field_path", "high_right"): 1.0,  # 14/14
+    ("tuning", "field_path", "wrong_low"): 1.0,  # 18/18
     ("tuning", "code", "right"): 27,
-    ("tuning", "code", "wrong_low"): 1.0,  # 79/79
+    ("tuning", "code", "wrong_low"): 1.0,  # 72/72
     ("holdout", "severity", "coverage"): 0.658,  # 27/41
     ("holdout", "severity", "right"): 26,
     ("holdout", "severity", "high_right"): 1.0,  # 7/7
     ("holdout", "severity", "wrong_low"): 1.0,  # 1/1
-    ("holdout", "field_path", "right"): 18,
+    ("holdout", "field_path", "right"): 19,
     ("holdout", "field_path", "high_right"): 1.0,  # 3/3
-    ("holdout", "field_path", "wrong_low"): 1.0,  # 10/10
+    ("holdout", "field_path", "wrong_low"): 1.0,  # 8/8
     ("holdout", "code", "right"): 5,
-    ("holdout", "code", "wrong_low"): 1.0,  # 23/23
+    ("holdout", "code", "wrong_low"): 1.0,  # 22/22
 }
 
 
