@@ -145,6 +145,22 @@ async def ship_twice(order_id: int, limit: int, api, rows) -> list[str]:
     )
 
 
+class Shipper:
+    async def _cleaned(self, rows):
+        return [row for row in rows if row]
+
+    async def ship(self, order_rows) -> list[str]:
+        cleaned = await self._cleaned(order_rows)
+        return await _own_rows_warnings(cleaned)
+
+
+async def _own_rows_warnings(own_rows):
+    warnings = []
+    if len(own_rows) > 3:
+        warnings.append(f"Too many: {own_rows}")
+    return warnings
+
+
 async def _row_warnings(order_rows, limit):
     warnings = []
     if not order_rows:
@@ -195,3 +211,10 @@ def test_a_parameter_one_caller_fills_with_its_input_stays_an_input(
     state_sites: dict[str, dict[str, object]],
 ) -> None:
     assert state_sites["mixed"]["field_path"] == "order_rows"
+
+
+def test_what_a_method_of_self_hands_back_when_awaited_is_no_state(
+    state_sites: dict[str, dict[str, object]],
+) -> None:
+    """``await self._cleaned(order_rows)`` is the object's own code at work on its input."""
+    assert state_sites["Too"]["field_path"] == "own_rows"

@@ -302,11 +302,13 @@ def _from_outside(
     plumbing answers with the service's state; so does a value read off it (``so.rows``,
     ``so["rows"]``), a local every binding of which is such a value, and a call made from
     one without any input (``unwrap(so.order_no, "?")``). A parameter of the function is
-    not: it is the caller's to say."""
+    not: it is the caller's to say; nor is what a method of ``self`` hands back when
+    awaited (``await self._validated(request.rows)``): the object's own code."""
     if isinstance(value, cst.Await):
-        return isinstance(value.expression, cst.Call) or _from_outside(
-            value.expression, facts, seen
-        )
+        awaited = value.expression
+        if isinstance(awaited, cst.Call) and not _own_method(awaited):
+            return True
+        return _from_outside(awaited, facts, seen)
     if _asks_plumbing(value, facts):
         return True
     if isinstance(value, cst.Name):
@@ -323,6 +325,16 @@ def _from_outside(
         _names_an_input(source, facts)
         for source, away in zip(sources, outside, strict=True)
         if not away
+    )
+
+
+def _own_method(call: cst.Call) -> bool:
+    """``self._validated(...)``, ``cls.build(...)``: a method of the object itself."""
+    func = call.func
+    return (
+        isinstance(func, cst.Attribute)
+        and isinstance(func.value, cst.Name)
+        and func.value.value in ("self", "cls")
     )
 
 
