@@ -851,6 +851,36 @@ def test_a_tool_failure_checked_where_no_rewrite_follows_holds_the_tool(tmp_path
     assert any(why in reason for reason in _reasons(result, Action.SKIP))
 
 
+END_TO_END_HELPER = """
+async def call_tool(session, name, arguments):
+    return await session.call_tool(name, arguments)
+
+
+async def test_live_profile(session):
+    assert await call_tool(session, "jira_get_user_profile", {"user_identifier": "me"})
+"""
+
+
+def test_a_module_function_named_like_the_dispatcher_elsewhere_is_not_what_a_client_runs(
+    tmp_path: Path,
+) -> None:
+    """An end-to-end module's own ``async def call_tool(session, ...)`` helper cannot be what
+    ``client.call_tool("jira_get_user_profile", ...)`` in another test module runs: that
+    call still runs the tool, whose failure check holds it (mcp-atlassian: the helper made
+    every client call untraced, the tools migrated and two unit tests broke)."""
+    tools = MCP_TOOLS.replace(
+        '{"success": False, "error": f"User', '{"status": "error", "error": f"User'
+    )
+    files = {
+        "tools.py": tools,
+        "test_tools.py": CHECKS_A_TOOL_TOO_LITTLE,
+        "test_live_e2e.py": END_TO_END_HELPER,
+    }
+    result = _diff_project(tmp_path, files)
+    assert "get_user_profile" in result.facts.get(ErrorFacts).asserted
+    assert [r.path for r in result.results if r.changed] == []
+
+
 BATCH = """
 def batch_update(requests):
     if not requests:

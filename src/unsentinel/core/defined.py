@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 # was most of ``check``'s time on a large tree.
 _DEF = re.compile(rb"^[ \t]*(?:async[ \t]+)?def[ \t]+([^\s(:]+)[ \t]*[(\[]", re.MULTILINE)
 _CLASS = re.compile(rb"^[ \t]*class[ \t]+([^\s(:\[]+)[ \t]*[(:\[]", re.MULTILINE)
+# An indented ``def``: a method (or a nested function), which ``obj.name(...)`` may run.
+_INDENTED_DEF = re.compile(rb"^[ \t]+(?:async[ \t]+)?def[ \t]+([^\s(:]+)[ \t]*[(\[]", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,7 @@ class DefinedNames:
 
     functions: frozenset[str] = frozenset()
     classes: frozenset[str] = frozenset()
+    methods: frozenset[str] = frozenset()  # of ``functions``, those defined indented
 
     def defines(self, name: str) -> bool:
         return name in self.functions or name in self.classes
@@ -43,14 +46,19 @@ class DefinedNames:
     @classmethod
     def from_source(cls, data: bytes) -> DefinedNames | None:
         functions, classes = defined_function_names(data), _names(_CLASS, data)
-        return cls(functions, classes) if functions or classes else None
+        methods = _names(_INDENTED_DEF, data)
+        return cls(functions, classes, methods) if functions or classes else None
 
     @classmethod
     def from_context(cls, context: ReadFile) -> DefinedNames:
         return cls()  # everything is in the bytes
 
     def merge(self, other: DefinedNames) -> DefinedNames:
-        return DefinedNames(self.functions | other.functions, self.classes | other.classes)
+        return DefinedNames(
+            self.functions | other.functions,
+            self.classes | other.classes,
+            self.methods | other.methods,
+        )
 
     def settle(self, config: Config) -> DefinedNames:
         return self

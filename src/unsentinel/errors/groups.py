@@ -33,6 +33,7 @@ from unsentinel.errors.readers import (
 )
 from unsentinel.errors.returned import MODEL_DUMPS, returned_callees
 from unsentinel.errors.shapes import Shape, enclosing_function
+from unsentinel.errors.tool_calls import callable_here
 from unsentinel.errors.untraced import Untraced
 
 _Deferred = tuple[cst.FunctionDef | None, cst.CSTNode, Callable[[], None]]
@@ -113,7 +114,7 @@ class ErrorGroups:
         # answer whether each is empty, not which functions they name (core/asked.py).
         any_producer = bool(held) or bool(candidates)
         facts = self.context.facts
-        ours = facts.get(DefinedNames).functions
+        ours = callable_here(facts.get(DefinedNames), self.context.text)
         templates = gathered.message_templates | frozenset(notes.message_templates)
         kept = gathered.kept_templates | frozenset(notes.kept_templates)
         untraced = Untraced(gathered.left_alone or notes.left_alone, templates, kept)
