@@ -25,9 +25,12 @@ from unsentinel.cli import main
 from unsentinel.core.cache import CACHE_DIR
 from unsentinel.core.cache_codec import FORMAT, FactCodec, decode_result, encode_result
 from unsentinel.core.facts import FactBook
+from unsentinel.core.gather import changed_functions
 from unsentinel.core.model import FileResult, Mode, Status
 from unsentinel.core.runner import RunResult
+from unsentinel.errors.facts import ErrorFacts
 from unsentinel.registry import load_config, run
+from unsentinel.warnings.facts import TupleSlot, WarningFacts
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -923,3 +926,165 @@ def test_a_skipped_line_is_recognised_as_json_spells_it() -> None:
     key = "0123456789abcdef" * 4
     entry = {"format": FORMAT, "key": key, "skipped": True}
     assert unsentinel.core.cache_packs.skipped(key) == json.dumps(entry).encode()
+
+
+# -- a function the prefilter admits anew is a changed function ----------------------------
+
+# ``lookup`` is held for a look-alike of its own (not a name the prefilter admits files
+# by); ``other`` migrates, so a file calling it is read from the second round on.
+HELD_AND_MIGRATING = """\
+def fetch(name: str) -> str:
+    return name.upper()
+
+
+def lookup(name: str) -> dict:
+    try:
+        return {"stack_name": name, "status": fetch(name)}
+    except OSError as e:
+        return {"region": name, "error": str(e)}
+    except ValueError as e:
+        return {"success": True, "error": str(e)}
+
+
+def other(name: str) -> dict:
+    try:
+        return {"stack_name": name, "status": fetch(name)}
+    except OSError as e:
+        return {"region": name, "error": str(e)}
+"""
+# Spells no error-dict needle and calls only ``lookup``: admitted by that name alone.
+DESCRIBE = """\
+from app import lookup
+
+
+def describe(name):
+    result = lookup(name)
+    if result.get("status") != "done":
+        return result.get("message")
+    return result["stack_name"]
+"""
+# Reads ``region`` of ``lookup``'s failure, which the migration would move: ``lookup`` is
+# then held by that read too (``test_blocked``), and named to the prefilter. The test spells
+# no needle either: the second round reads it, for its call of ``other``.
+READS_THE_REGION = """\
+from app import lookup, other
+
+
+def test_lookup_region() -> None:
+    result = lookup("missing")
+    assert result["region"] == "missing"
+"""
+
+# ``other`` held for the same read: a change in the same round, which took the later
+# rounds back to the files spelling ``other`` alone.
+READS_OTHERS_REGION = """\
+
+
+def test_other_region() -> None:
+    result = other("missing")
+    assert result["region"] == "missing"
+"""
+
+
+@pytest.fixture
+def held(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "pyproject.toml").write_text("[tool.unsentinel]\n")
+    (tmp_path / "app.py").write_text(HELD_AND_MIGRATING)
+    (tmp_path / "describe.py").write_text(DESCRIBE)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("UNSENTINEL_NO_CACHE", raising=False)
+    return tmp_path
+
+
+def site_lines(result: RunResult) -> list[tuple[str, tuple[int, ...]]]:
+    return [(r.path, tuple(s.position.line for s in r.sites)) for r in result.results]
+
+
+@pytest.mark.parametrize(
+    "also",
+    [
+        pytest.param(READS_OTHERS_REGION, id="with another change"),
+        pytest.param("    other('missing')\n", id="alone"),
+    ],
+)
+def test_a_function_held_anew_for_a_test_admits_its_readers_warm_and_cold(
+    held: Path, also: str
+) -> None:
+    """A later round's test reads make ``lookup`` (held already) a name the prefilter admits
+    files by, with no fact its feature compares changed. Found only in the rounds that
+    re-read files spelling a changed function: ``describe.py`` was served prefiltered by a
+    warm check where ``other`` changed with it, and by every screened check where nothing
+    else did (``--no-prefilter`` reported its reads)."""
+    check(held)
+    (held / "test_app.py").write_text(READS_THE_REGION + also)
+    warm = check(held)
+    fresh = check(held, cache=False)
+    whole = run([held], load_config((held,)), Mode.CHECK, jobs=1, screen=False)
+    assert reported(warm) == reported(fresh)
+    assert site_lines(fresh) == site_lines(whole)
+    assert dict(site_lines(fresh))["describe.py"] == (6, 7)  # held readers, reported
+    (held / "test_app.py").unlink()  # and back
+    assert reported(check(held)) == reported(check(held, cache=False))
+
+
+def test_an_edit_that_changes_no_output_still_keeps_every_step(
+    held: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Comparing the prefilter's names costs a warm check after a comment nothing: the
+    steps kept say what changed, and the facts are never merged."""
+    (held / "test_app.py").write_text(READS_THE_REGION + "    other('missing')\n")
+    cold = check(held)
+    (held / "describe.py").write_text(DESCRIBE + "# edited\n")
+    monkeypatch.setattr(
+        unsentinel.core.cache_rounds,
+        "merge_results",
+        lambda *_args: pytest.fail("a warm check merged the facts"),
+    )
+    assert site_lines(check(held)) == site_lines(cold)
+
+
+def _errors(**fields: Any) -> FactBook:
+    return FactBook().with_entries([ErrorFacts(**fields)])
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        pytest.param({}, {"asserted": {"lookup"}}, id="asserted"),
+        pytest.param({}, {"doubled": {"lookup"}}, id="doubled"),
+        pytest.param({}, {"test_blocked": {("lookup", "region", "details")}}, id="test read"),
+        pytest.param({}, {"held_returned": {("lookup", "wrap")}}, id="returned"),
+        pytest.param({"error_functions": {"lookup"}}, {"error_methods": {"lookup"}}, id="method"),
+    ],
+)
+def test_every_error_function_the_prefilter_admits_otherwise_is_a_changed_one(
+    before: dict[str, Any], after: dict[str, Any]
+) -> None:
+    """``ErrorFacts.function_names`` and ``module_function_names`` read fields its
+    ``changed_functions`` does not compare: a name held already (or migrating) that one of
+    them adds to, or takes from, the prefilter's names is changed all the same."""
+    base = {"held_functions": frozenset({"lookup"})} if "error_functions" not in before else {}
+    old = _errors(**{**base, **{k: frozenset(v) for k, v in before.items()}})
+    fields = {**base, **{k: frozenset(v) for k, v in {**before, **after}.items()}}
+    new = _errors(**fields)
+    admitted = (old.function_names(), old.module_function_names())
+    assert admitted != (new.function_names(), new.module_function_names())
+    assert "lookup" in changed_functions(old, new)
+    assert "lookup" in changed_functions(new, old)
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        pytest.param({"returning": frozenset({"resolve"})}, id="returning"),
+        pytest.param({"tuple_slots": frozenset({TupleSlot("resolve", 1)})}, id="tuple slot"),
+    ],
+)
+def test_every_warnings_function_the_prefilter_admits_anew_is_changed_for_its_feature(
+    after: dict[str, Any],
+) -> None:
+    """``WarningFacts.function_names`` reads only what its ``changed_functions`` compares
+    (it has no module-level names): the feature reports each such name itself."""
+    old, new = WarningFacts(), WarningFacts(**after)
+    assert new.function_names() - old.function_names() == {"resolve"}
+    assert new.changed_functions(old) == old.changed_functions(new) == {"resolve"}

@@ -62,7 +62,8 @@ class Facts(Protocol):
 
     def changed_functions(self, previous: Self) -> set[str]:
         """Names of functions whose facts differ from ``previous`` (another gather round
-        is needed only for files that mention one of them)."""
+        is needed only for files that mention one of them). Those whose standing with the
+        prefilter changed are added by :func:`~unsentinel.core.gather.admission_changed`."""
         ...
 
     def function_names(self) -> frozenset[str]:

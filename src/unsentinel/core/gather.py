@@ -111,8 +111,22 @@ _WORD = re.compile(r"\w+")
 
 
 def changed_functions(old: FactBook, new: FactBook) -> set[str]:
-    """Functions whose facts changed between two gather rounds, over all features."""
-    names: set[str] = set()
+    """Functions whose facts changed between two gather rounds, over all features, and
+    those the prefilter now admits otherwise (:func:`admission_changed`)."""
+    names = admission_changed(old, new)
     for kind, value in new.entries.items():
         names |= value.changed_functions(old.get(kind))
     return names
+
+
+def admission_changed(old: FactBook, new: FactBook) -> set[str]:
+    """Functions that joined or left the prefilter's names, or its module-level ones.
+
+    A later round re-reads only files that spell a changed function, so one the prefilter
+    admits anew must be among them. A feature's own comparison may miss it: an
+    ``ErrorFacts`` name enters ``function_names`` when a test starts asserting on it, is
+    doubled or is held through a link, with nothing its ``changed_functions`` compares
+    changed (the function was held already).
+    """
+    names = set(old.function_names() ^ new.function_names())
+    return names | (old.module_function_names() ^ new.module_function_names())
