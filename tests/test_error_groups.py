@@ -21,6 +21,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
 from projects import (
     apply_and_run_tests,
     changed_names,
@@ -646,6 +647,38 @@ def test_a_dispatcher_is_one_group_with_the_handlers_of_its_table(tmp_path: Path
     result = diff_project(root)
     held = result.facts.get(ErrorFacts).held_functions
     assert {"manage_flows", "manage_flows_directly", "_do_read", "_do_list"} <= held
+    assert changed_names(result) == []
+    apply_and_run_tests(root, result)
+
+
+FILLED_LATER = {
+    "update": (
+        "_DISPATCH: dict = {}",
+        '_DISPATCH.update({"read": _do_read, "list": _do_list})',
+    ),
+    "item by item": (
+        "_DISPATCH = {}",
+        '_DISPATCH["read"] = _do_read\n_DISPATCH["list"] = _do_list',
+    ),
+}
+
+
+@pytest.mark.parametrize("filling", sorted(FILLED_LATER))
+def test_a_table_filled_after_its_handlers_dispatches_to_them(tmp_path: Path, filling: str) -> None:
+    """``_ACTION_MAP: dict = {}`` filled by ``_ACTION_MAP.update({...})`` after the handlers
+    are defined dispatches to them as a literal table does (awslabs-cloudwatch-
+    applicationsignals-mcp-server: the handlers migrated under tests reading their
+    ``error_type`` through the dispatcher; 14 broke)."""
+    declared, filled = FILLED_LATER[filling]
+    flows = DISPATCHED.replace(
+        '_DISPATCH = {"read": _do_read, "list": _do_list}', f"{declared}\n{filled}"
+    )
+    root = write_package_project(
+        tmp_path, {"pkg/flows.py": flows, "tests/test_flows.py": READS_THE_DISPATCHER}
+    )
+    result = diff_project(root)
+    held = result.facts.get(ErrorFacts).held_functions
+    assert {"manage_flows", "_do_read", "_do_list"} <= held
     assert changed_names(result) == []
     apply_and_run_tests(root, result)
 

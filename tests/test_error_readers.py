@@ -1067,3 +1067,37 @@ def test_a_double_bound_to_a_patcher_holds_the_function_it_stands_for(
     result = _diff_project(tmp_path, files)
     assert [r.path for r in result.results if r.changed] == []
     assert "fetch_structure" in result.facts.get(ErrorFacts).doubled
+
+
+SERVICE_CHECK = """
+import json
+
+
+async def check(name):
+    try:
+        return json.dumps({"ok": True, "data": await fetch(name)})
+    except Exception as e:
+        return json.dumps({"error": str(e), "error_type": "service_error"})
+"""
+
+PARSES_THE_AWAITED_TEXT = """
+import json
+
+from tools import check
+
+
+async def test_a_service_error():
+    result = json.loads(await check("x"))
+    assert result.get("error_type") == "service_error"
+"""
+
+
+def test_text_parsed_straight_from_a_call_is_read_as_that_calls_result(tmp_path: Path) -> None:
+    """``result = json.loads(await check("x"))`` binds what ``check`` built: the test's
+    read of ``error_type`` (which the envelope moves into ``error.details``) holds it.
+    Read as the result of ``loads``, it was untraced and ``check`` migrated
+    (awslabs-cloudwatch-applicationsignals-mcp-server)."""
+    files = {"tools.py": SERVICE_CHECK, "test_tools.py": PARSES_THE_AWAITED_TEXT}
+    result = _diff_project(tmp_path, files)
+    assert [r.path for r in result.results if r.changed] == []
+    assert "check" in result.facts.get(ErrorFacts).held_functions

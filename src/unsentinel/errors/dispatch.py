@@ -6,7 +6,9 @@ its error dicts it is one function with every handler in its table: a reader of 
 dispatcher's result meets the error shape of the handler it reached. The call itself names
 no handler (``handler(...)``), so the table it came from is read instead: a module-level
 (or class-level) dict literal whose values are all functions named
-(``{"read": _do_read, "list": _do_list}``).
+(``{"read": _do_read, "list": _do_list}``), or a table filled outside any function
+after the handlers are defined (``_ACTION_MAP.update({"get": _get, ...})``,
+``_ACTION_MAP["get"] = _get``).
 
 Used by :func:`~unsentinel.errors.returned.returned_callees`: the handlers count as callees
 whose result the dispatcher returns as it is.
@@ -38,7 +40,36 @@ def handler_tables(index: NodeIndex) -> dict[str, set[str]]:
         handlers = _function_names(annotated.value) if annotated.value is not None else set()
         if handlers and isinstance(annotated.target, cst.Name):
             tables[annotated.target.value] = handlers
+    for table, handlers in _filled_later(index):
+        tables.setdefault(table, set()).update(handlers)
     return tables
+
+
+def _filled_later(index: NodeIndex) -> list[tuple[str, set[str]]]:
+    """Handlers added to a table outside any function: ``TABLE.update({"k": handler})``
+    and ``TABLE["k"] = handler``."""
+    import libcst as cst
+
+    found: list[tuple[str, set[str]]] = []
+    for call in index.within(cst.Call, None):
+        func = call.func
+        if (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "update"
+            and isinstance(func.value, cst.Name)
+            and len(call.args) == 1
+        ):
+            handlers = _function_names(call.args[0].value)
+            if handlers:
+                found.append((func.value.value, handlers))
+    for assign in index.within(cst.Assign, None):
+        for target in assign.targets:
+            table = target.target
+            if isinstance(table, cst.Subscript) and isinstance(table.value, cst.Name):
+                handler = _handler_name(assign.value)
+                if handler is not None:
+                    found.append((table.value.value, {handler}))
+    return found
 
 
 def looked_up_table(node: cst.BaseExpression) -> str | None:
@@ -78,11 +109,19 @@ def _function_names(value: cst.BaseExpression | None) -> set[str]:
     for element in value.elements:
         if not isinstance(element, cst.DictElement):
             return set()  # ``**other``: the table's contents are not all here
-        handler = element.value
-        if isinstance(handler, cst.Name) and handler.value not in ("None", "True", "False"):
-            names.add(handler.value)
-        elif isinstance(handler, cst.Attribute):
-            names.add(handler.attr.value)
-        else:
+        handler = _handler_name(element.value)
+        if handler is None:
             return set()
+        names.add(handler)
     return names
+
+
+def _handler_name(value: cst.BaseExpression) -> str | None:
+    """The function ``value`` names (``_do_read``, ``module.do_list``), if it names one."""
+    import libcst as cst
+
+    if isinstance(value, cst.Name) and value.value not in ("None", "True", "False"):
+        return value.value
+    if isinstance(value, cst.Attribute):
+        return value.attr.value
+    return None

@@ -181,6 +181,7 @@ def _bound(assigns: list[cst.Assign], defined: frozenset[str], aliases: Aliases)
         value = result_call(node.value)
         if not isinstance(value, cst.Call):
             continue
+        value = _parsed_call(value) or value
         tool = tool_called(value, defined)
         name = tool or aliases.callee(value)
         if not name or name in SERIALISERS or len(node.targets) != 1:
@@ -193,6 +194,15 @@ def _bound(assigns: list[cst.Assign], defined: frozenset[str], aliases: Aliases)
             if tool is not None:
                 tools.add(target.value)
     return bound
+
+
+def _parsed_call(value: cst.Call) -> cst.Call | None:
+    """``json.loads(await query(...))``: the call whose text is parsed, read as the value
+    bound (its callee built the dict)."""
+    if not is_json_loads(value) or not value.args:
+        return None
+    inner = result_call(value.args[0].value)
+    return inner if isinstance(inner, cst.Call) else None
 
 
 def _loaded_from(value: cst.BaseExpression, tools: set[str]) -> str | None:
