@@ -169,7 +169,9 @@ def test_the_rewrite_is_clean_under_the_projects_own_ruff(tmp_path: Path) -> Non
     configuration: its line length, quote style and import sections. A call's sole argument
     that no longer fits beside its brackets goes on a line of its own, as ruff splits it
     (``json.dumps({`` and ``append(Warning(`` hugging their call failed ``ruff format
-    --check``: awslabs-cdk-mcp-server, awslabs-cloudwatch-applicationsignals-mcp-server)."""
+    --check``: awslabs-cdk-mcp-server, awslabs-cloudwatch-applicationsignals-mcp-server);
+    so does every argument of a call whose arguments shared one line (``}, indent=2,
+    ensure_ascii=False``: mcp-atlassian)."""
     config = textwrap.dedent(
         """
         [tool.ruff]
@@ -202,6 +204,10 @@ def test_the_rewrite_is_clean_under_the_projects_own_ruff(tmp_path: Path) -> Non
     tools = new["pkg/tools.py"]
     assert "        return json.dumps(\n            {\n                'success': False," in tools
     assert "        result['warnings'].append(\n            Warning(\n" in tools
+    assert (
+        "            },\n            indent=2,\n            ensure_ascii=False,\n        )" in tools
+    )
+    assert "            },\n            indent=2,\n            sort_keys=True,\n        )" in tools
     for name, text in new.items():
         (tmp_path / name).write_text(text, "utf-8")
     generated = ["pkg/error_model.py", "pkg/error_codes.py"]
@@ -232,6 +238,22 @@ def describe(client, name):
 def fix_ids(schema, result):
     if schema.get('fixed'):
         result['warnings'].append('Fixed the operation ids for compatibility')
+
+
+def fields(client, project_key):
+    try:
+        return json.dumps(client.fields(project_key))
+    except OSError as e:
+        return json.dumps(
+            {'success': False, 'error': str(e), 'key': project_key}, indent=2, sort_keys=True
+        )
+
+
+def version(client, version_id):
+    try:
+        return json.dumps(client.version(version_id))
+    except OSError as e:
+        return json.dumps({'success': False, 'error': str(e)}, indent=2, ensure_ascii=False)
 """
 
 BATCH_WITH_IMPORTS = '''

@@ -19,8 +19,8 @@ class EditApplier(cst.CSTTransformer):
     strings it adds in the project's ``quote``.
 
     A builder may answer :class:`~unsentinel.core.layout.OwnLine`: its node, laid out for
-    a line of its own, replaces the sole argument of a call, and that call breaks around
-    it when it is left in turn."""
+    a line of its own, replaces an argument of a call, and that call breaks its arguments
+    onto lines of their own when it is left in turn."""
 
     def __init__(self, edits: dict[cst.CSTNode, Any], quote: str = '"') -> None:
         super().__init__()
@@ -43,7 +43,10 @@ class EditApplier(cst.CSTTransformer):
         return replacement
 
     def _split_for_own_line(self, node: cst.CSTNode) -> cst.CSTNode:
-        if not isinstance(node, cst.Call) or len(node.args) != 1:
+        if not isinstance(node, cst.Call):
             return node
-        wanted = self._own_lines.pop(id(node.args[0].value), None)
-        return split_around(node, wanted.base, wanted.unit) if wanted else node
+        for arg in node.args:
+            wanted = self._own_lines.pop(id(arg.value), None)
+            if wanted is not None:
+                return split_around(node, wanted.base, wanted.unit)
+        return node

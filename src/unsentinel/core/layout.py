@@ -64,9 +64,10 @@ def _shift(value: str, delta: int) -> str:
 
 @dataclass(frozen=True)
 class OwnLine:
-    """A rewritten sole argument that no longer fits beside its call's bracket, laid out
-    for a line of its own: the call breaks after ``(`` and before ``)`` (black's and ruff's
-    right-hand split), ``f(Warning(...))`` becoming ``f(`` / ``Warning(...)`` / ``)``.
+    """A rewritten argument that no longer fits beside its call's bracket, laid out for a
+    line of its own: the call breaks after ``(``, between its arguments and before ``)``
+    (black's and ruff's splits), ``f(Warning(...))`` becoming ``f(`` / ``Warning(...)`` /
+    ``)``.
 
     ``base`` is the indentation, beyond the enclosing block's, of the line the call starts
     on (where its ``)`` goes); the argument goes one ``unit`` deeper.
@@ -80,30 +81,51 @@ class OwnLine:
 def hugged_call(
     node: cst.CSTNode, parent_of: Callable[[cst.CSTNode], cst.CSTNode | None]
 ) -> cst.Call | None:
-    """The call whose only argument ``node`` is, where both brackets hug it on one line
-    (``f(<node>)``): a rewrite that breaks ``node`` over lines moves it onto its own."""
+    """The call ``node`` is a positional argument of, where all the call's arguments sit
+    on one line (``f(<node>)``, ``json.dumps(<node>, indent=2)``, or those after a break
+    behind ``(``): a rewrite that breaks ``node`` over lines breaks the call's arguments
+    onto lines of their own."""
     arg = parent_of(node)
     call = parent_of(arg) if isinstance(arg, cst.Arg) else None
-    if not isinstance(call, cst.Call) or len(call.args) != 1 or call.args[0] is not arg:
+    if not isinstance(call, cst.Call) or not isinstance(arg, cst.Arg):
         return None
-    assert isinstance(arg, cst.Arg)
-    hugs = (
-        arg.keyword is None
-        and not arg.star
-        and isinstance(arg.comma, cst.MaybeSentinel)
-        and isinstance(call.whitespace_before_args, cst.SimpleWhitespace)
-        and isinstance(arg.whitespace_after_arg, cst.SimpleWhitespace)
+    last = call.args[-1]
+    one_line = isinstance(last.comma, cst.MaybeSentinel) and all(
+        isinstance(a.whitespace_after_arg, cst.SimpleWhitespace)
+        and isinstance(a.comma, cst.Comma)
+        and isinstance(a.comma.whitespace_after, cst.SimpleWhitespace)
+        for a in call.args[:-1]
     )
-    return call if hugs else None
+    return call if one_line and arg.keyword is None and not arg.star else None
+
+
+def breaks_before_arguments(call: cst.Call) -> bool:
+    """Does a line break follow ``call``'s ``(``?"""
+    return isinstance(call.whitespace_before_args, cst.ParenthesizedWhitespace)
 
 
 def split_around(call: cst.Call, base: str, unit: str) -> cst.Call:
-    """``call`` with its only argument on a line of its own, ``)`` back at ``base``."""
-    arg = call.args[0]
-    return call.with_changes(
-        whitespace_before_args=_newline(base + unit),
-        args=[arg.with_changes(whitespace_after_arg=_newline(base))],
-    )
+    """``call`` with each argument on a line of its own at ``base`` plus ``unit``, ``)``
+    back at ``base``: a sole argument without a trailing comma (black's right-hand split),
+    several with one (black's one-per-line split)."""
+    if len(call.args) == 1:
+        arg = call.args[0]
+        return call.with_changes(
+            whitespace_before_args=_newline(base + unit),
+            args=[arg.with_changes(whitespace_after_arg=_newline(base))],
+        )
+    inner = base + unit
+    args = [
+        a.with_changes(
+            whitespace_after_arg=cst.SimpleWhitespace(""),
+            comma=cst.Comma(
+                whitespace_before=cst.SimpleWhitespace(""),
+                whitespace_after=_newline(base if a is call.args[-1] else inner),
+            ),
+        )
+        for a in call.args
+    ]
+    return call.with_changes(whitespace_before_args=_newline(inner), args=args)
 
 
 def expression_code(node: cst.CSTNode) -> str:

@@ -10,7 +10,13 @@ from __future__ import annotations
 
 import libcst as cst
 
-from unsentinel.core.layout import OwnLine, expression_code, fit_to_line, hugged_call
+from unsentinel.core.layout import (
+    OwnLine,
+    breaks_before_arguments,
+    expression_code,
+    fit_to_line,
+    hugged_call,
+)
 from unsentinel.core.rule import RuleContext
 from unsentinel.errors import dict_comments
 from unsentinel.errors.key_places import DETAIL_CONTAINERS
@@ -76,22 +82,34 @@ def fit_in_place(
     *,
     carried_from: tuple[cst.BaseExpression, cst.CSTNode] | None = None,
 ) -> cst.BaseExpression | OwnLine:
-    """:func:`fit`; but where ``site`` was a one-line sole argument (``json.dumps({...})``)
-    and its rewrite breaks over lines, laid out on a line of its own, the call breaking
-    around it as the formatter's right-hand split does (a dict its author wrote hugging
-    the call over several lines keeps that shape)."""
+    """:func:`fit`; but where ``site`` was a positional argument of a call on one line
+    (``json.dumps({...})``, ``json.dumps({...}, indent=2)``) and its rewrite breaks over
+    lines, laid out on a line of its own, the call's arguments one per line as the
+    formatter splits them (a dict its author wrote hugging the call over several lines
+    keeps that shape)."""
     fitted = fit(context, built, site, comments, multiline, carried_from=carried_from)
     position = context.position(site)
-    if (
-        "\n" not in expression_code(fitted)
-        or position.line != position.end_line
-        or hugged_call(site, context.parent) is None
-    ):
+    call = hugged_call(site, context.parent) if position.line == position.end_line else None
+    if "\n" not in expression_code(fitted) or call is None:
         return fitted
-    alone = fit(context, built, site, comments, multiline, carried_from=carried_from, alone=True)
-    line = context.text.splitlines()[position.line - 1]
-    block = _indentation(context.text.splitlines()[_statement_line(context, site) - 1])
-    return OwnLine(alone, _indentation(line)[len(block) :], context.module.default_indent)
+    if breaks_before_arguments(call):
+        alone = fitted  # the arguments' line is a line of their own already
+    else:
+        comma = 0 if len(call.args) == 1 else len(",")
+        alone = fit(
+            context,
+            built,
+            site,
+            comments,
+            multiline,
+            carried_from=carried_from,
+            alone=True,
+            suffix=comma,
+        )
+    lines = context.text.splitlines()
+    block = _indentation(lines[_statement_line(context, site) - 1])
+    call_line = lines[context.position(call).line - 1]
+    return OwnLine(alone, _indentation(call_line)[len(block) :], context.module.default_indent)
 
 
 def fit(
@@ -103,6 +121,7 @@ def fit(
     *,
     carried_from: tuple[cst.BaseExpression, cst.CSTNode] | None = None,
     alone: bool = False,
+    suffix: int = 0,
 ) -> cst.BaseExpression:
     """Break the new construction over lines as the project's formatter would, keeping
     a multi-line dict multi-line and every comment it held.
@@ -131,6 +150,7 @@ def fit(
         bracketed=_in_brackets(context, site),
         moved=moved,
         block=len(block),
+        suffix=suffix,
     )
     layout = dict_comments.Layout(base, len(block), unit, line_length)
     return dict_comments.place_comments(fitted, comments or {}, layout, multiline=multiline)

@@ -15,7 +15,13 @@ from collections.abc import Callable
 
 import libcst as cst
 
-from unsentinel.core.layout import OwnLine, call_code, expression_code, hugged_call
+from unsentinel.core.layout import (
+    OwnLine,
+    breaks_before_arguments,
+    call_code,
+    expression_code,
+    hugged_call,
+)
 from unsentinel.core.model import Action, Confidence, Inferred, Kind, Severity
 from unsentinel.core.syntax import last_name
 from unsentinel.warnings.inference.producer_site import (
@@ -201,13 +207,16 @@ class WarningRewriter(WarningRule):
                 suffix_length=max(0, suffix_length),
             )
             one_line = position.line == position.end_line
-            if "\n" not in text or not one_line or not hugged_call(expr, self.context.parent):
+            call = hugged_call(expr, self.context.parent) if one_line else None
+            if "\n" not in text or call is None or breaks_before_arguments(call):
                 return cst.parse_expression(text)
             # ``warnings.append(Warning(`` no longer fits: the formatter's split puts the
-            # construction on a line of its own, one level deeper.
+            # construction (and the call's other arguments) on lines of their own.
             indentation = line_text[: len(line_text) - len(line_text.lstrip())]
             alone = layout(
-                line_text=indentation + unit, column=len(indentation + unit), suffix_length=0
+                line_text=indentation + unit,
+                column=len(indentation + unit),
+                suffix_length=0 if len(call.args) == 1 else len(","),
             )
             return OwnLine(cst.parse_expression(alone), indentation[block_indent:], unit)
 
