@@ -60,9 +60,9 @@ ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "ecosystem.md"
 COMMAND_TIMEOUT = 1200
 INSTALL_TIMEOUT = 600
-# A test venv is built under these unless its package says otherwise. Most pinned packages
-# predate mcp 2 (FastMCP renamed, APIs changed) while their ranges admit it: a venv built
-# today would fail to import them, and their tests would be skipped as "none passed before".
+# For a package whose code predates mcp 2 (FastMCP renamed, APIs changed) while its ranges
+# admit it: a venv built today would fail to import it, and its tests would be skipped as
+# "none passed before". Packages that require mcp 2 must not get it (their install fails).
 BEFORE_MCP_2 = ("mcp<2",)
 TEST_TIMEOUT = 600
 TYPES_TIMEOUT = 900
@@ -105,7 +105,7 @@ class Package:
     tests: tuple[str, ...] = ()
     bounded: bool = False
     python: str = ""  # "3.N" when the package's requires-python excludes the running Python
-    constraints: tuple[str, ...] = BEFORE_MCP_2  # of its test venv's installs
+    constraints: tuple[str, ...] = ()  # of its test venv's installs
 
     @property
     def name(self) -> str:
@@ -130,6 +130,7 @@ PACKAGES: tuple[Package, ...] = (
         ),
         "error dicts, warnings lists",
         tests=("pytest>=8", "pytest-asyncio", "anyio", "pypac"),
+        constraints=BEFORE_MCP_2,
     ),
     Package(
         _pin(
@@ -346,6 +347,7 @@ PACKAGES: tuple[Package, ...] = (
         ),
         "error dicts that unittest tests compare whole",
         tests=("pytest>=8",),
+        constraints=BEFORE_MCP_2,
     ),
     Package(
         _pin("mkdocs", "1.6.1", "7b432f01d928c084353ab39c57282f29f92136665bdd6abf7c1ec8d822ef86f2"),
@@ -408,6 +410,7 @@ PACKAGES: tuple[Package, ...] = (
         ),
         "warnings under a key of a result dict, error dicts with a status, fetchers' readers",
         tests=("pytest>=8", "pytest-asyncio", "pytest-mock"),
+        constraints=BEFORE_MCP_2,
     ),
     Package(
         _pin(
@@ -417,7 +420,6 @@ PACKAGES: tuple[Package, ...] = (
         ),
         "error dicts with a status, file importers' results read by tests",
         tests=("pytest>=8", "pytest-asyncio", "pytest-mock"),
-        constraints=(),  # requires mcp 2
     ),
     Package(
         _pin(
@@ -427,7 +429,6 @@ PACKAGES: tuple[Package, ...] = (
         ),
         "error dicts in tools and their tests' readers",
         tests=("pytest>=8", "pytest-asyncio", "pytest-mock"),
-        constraints=(),  # requires mcp 2
     ),
 )
 

@@ -145,7 +145,12 @@ def test_a_test_venv_is_built_under_the_constraints_and_again_when_they_change(
             Path(command[3]).mkdir(parents=True)
         return type("Done", (), {"returncode": 0, "stderr": ""})()
 
-    package = ecosystem.Package(ecosystem._pin("pkg", "1", "0" * 64), "", tests=("pytest",))
+    package = ecosystem.Package(
+        ecosystem._pin("pkg", "1", "0" * 64),
+        "",
+        tests=("pytest",),
+        constraints=ecosystem.BEFORE_MCP_2,
+    )
     monkeypatch.setattr(ecosystem, "cache_dir", lambda: tmp_path / "sdists")
     monkeypatch.setattr(ecosystem, "source_tree", lambda _: tmp_path / "pkg")
     monkeypatch.setattr(subprocess, "run", run)
