@@ -1152,6 +1152,14 @@ def earlier_reports(files: Sequence[Path]) -> list[Report]:
     return list(found.values())
 
 
+def save_reports(path: Path, reports: Sequence[Report]) -> None:
+    """Write the reports as JSON through a temporary file: a run stopped midway (or killed
+    after two hours) leaves the reports of every package it finished, never half a file."""
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps([r.to_json() for r in in_list_order(reports)], indent=2) + "\n")
+    partial.replace(path)
+
+
 def in_list_order(reports: Sequence[Report]) -> list[Report]:
     """The reports in the order of PACKAGES (unknown names last), as the table lists them."""
     order = {package.name: i for i, package in enumerate(PACKAGES)}
@@ -1163,7 +1171,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--bounded", action="store_true", help="the subset for CI (<= 10 min)")
     parser.add_argument("--only", action="append", default=[], metavar="NAME")
     parser.add_argument("--write-doc", action="store_true", help=f"write the table to {DOC}")
-    parser.add_argument("--json", type=Path, metavar="FILE", help="also write the reports as JSON")
+    parser.add_argument(
+        "--json",
+        type=Path,
+        metavar="FILE",
+        help="also write the reports as JSON, after each package",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the temporary repositories")
     parser.add_argument("-j", "--jobs", type=int, default=2, choices=(1, 2))
     parser.add_argument(
@@ -1191,6 +1204,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         report = check_package(package, context)
         reports = [r for r in reports if r.name != report.name] + [report]
         print(f"  {failures_cell(report)} ({report.seconds:.0f} s)", file=sys.stderr)
+        if args.json:
+            save_reports(args.json, reports)
     reports = in_list_order(reports)
     elapsed = time.perf_counter() - started if to_run else 0.0
     elapsed += sum(r.seconds for r in reports if r.name not in {p.name for p in to_run})
@@ -1199,7 +1214,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(details(reports))
     print(f"{len(reports)} packages in {elapsed / 60:.1f} minutes on {machine()}")
     if args.json:
-        args.json.write_text(json.dumps([r.to_json() for r in reports], indent=2) + "\n")
+        save_reports(args.json, reports)
     if args.write_doc:
         write_doc(reports, context, elapsed)
     return 1 if any(r.failures for r in reports) else 0

@@ -166,3 +166,23 @@ def test_a_test_venv_is_built_under_the_constraints_and_again_when_they_change(
     commands.clear()
     ecosystem.test_python(package)
     assert commands == []  # built for these constraints: used as it is
+
+
+def test_a_run_stopped_midway_keeps_the_reports_it_finished(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full run takes two hours: the JSON is written after each package, so a run killed
+    (here: the second package raises) still leaves the first package's report to rerun from."""
+    first, second = ecosystem.PACKAGES[:2]
+
+    def check_package(package: ecosystem.Package, context: ecosystem.Context) -> ecosystem.Report:
+        if package is second:
+            raise KeyboardInterrupt
+        return ecosystem.Report(package.name, package.version, files=1, seconds=1.0)
+
+    monkeypatch.setattr(ecosystem, "check_package", check_package)
+    out = tmp_path / "run.json"
+    with pytest.raises(KeyboardInterrupt):
+        ecosystem.main(["--only", first.name, "--only", second.name, "--json", str(out)])
+    assert [r.name for r in ecosystem.earlier_reports([out])] == [first.name]
+    assert not list(tmp_path.glob("*.partial"))
