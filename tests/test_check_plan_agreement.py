@@ -102,3 +102,48 @@ def test_check_without_the_prefilter_agrees_with_check(name: str) -> None:
     assert prefiltered, "the prefilter screened nothing out here: the test proves nothing"
     assert not [r for r in whole.results if r.status is Status.PREFILTERED]
     assert _sites(whole.results) == _sites(screened.results)
+
+
+LOOKALIKE_HELD = {
+    "tools.py": (
+        "class Client:\n"
+        "    def fetch(self, key):\n"
+        "        if not key:\n"
+        '            return {"status": "failed", "message": "missing key"}\n'
+        '        return {"id": key, "error": None, "rows": 3}\n'
+        "\n"
+        "\n"
+        "def lookup(key):\n"
+        '    return {"id": key, "error": None}\n'
+    ),
+    # Spells no needle of UNS501: only the calls of the held functions can admit it.
+    "use.py": (
+        "def describe(name, client):\n"
+        "    result = client.fetch(name)\n"
+        '    if result.get("status") != "done":\n'
+        '        return result.get("message")\n'
+        '    return result["rows"]\n'
+        "\n"
+        "\n"
+        "def show(name):\n"
+        "    found = lookup(name)\n"
+        '    return found.get("message")\n'
+    ),
+}
+
+
+def test_a_function_held_by_its_own_look_alike_admits_its_readers(tmp_path: Path) -> None:
+    """A function held only because it returns a look-alike (an ``error`` column that may
+    be ``None``) has its readers elsewhere reported as held, with or without the prefilter;
+    the prefilter once served ``use.py`` as screened out, so ``check`` missed three sites
+    that ``check --no-prefilter`` reported."""
+    for name, text in LOOKALIKE_HELD.items():
+        (tmp_path / name).write_text(text)
+    config = load_config((tmp_path,))
+    screened = registry.run([tmp_path], config, Mode.CHECK, jobs=1)
+    whole = registry.run([tmp_path], config, Mode.CHECK, jobs=1, screen=False)
+    assert _sites(screened.results) == _sites(whole.results)
+    readers = sorted(
+        line for path, line, _column, _rule in _sites(whole.results) if path.endswith("use.py")
+    )
+    assert readers == [3, 4, 10]

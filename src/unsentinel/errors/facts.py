@@ -268,26 +268,26 @@ class ErrorFacts:
     def function_names(self) -> frozenset[str]:
         """Functions whose error dicts migrate: a file that calls one may read a key the
         envelope moves (``result["stack_name"]``), though it spells no error needle; the
-        prefilter must let it through, or the reader breaks after apply. So do those a test
-        asserts the failure of (held): their readers elsewhere are reported as held with
+        prefilter must let it through, or the reader breaks after apply. So do the held
+        ones (:meth:`_reported_readers`): their readers elsewhere are reported as held with
         them, with or without the prefilter."""
         migrated = (self.error_functions | self.forwarders) - self.held_functions
-        return migrated | self.asserted | self.doubled | self._held_by_links()
+        return migrated | self._reported_readers()
 
     def module_function_names(self) -> frozenset[str]:
         """Of :meth:`function_names`, those no class defines: ``conn.request(...)`` on a
         local object calls no such function, ``request(...)`` or ``client.request(...)``
         through an imported module may (see :class:`~unsentinel.core.prefilter.Prefilter`)."""
         spelled = self.function_names() - self.error_methods - self.forwarders
-        return spelled - self.asserted - self.doubled - self._held_by_links()
+        return spelled - self._reported_readers()
 
-    def _held_by_links(self) -> frozenset[str]:
-        """Held for a test's read of a moved key, or along a chain of returns: their readers
-        elsewhere are reported as held with them, with or without the prefilter (any call
-        of the name counts, as for :attr:`asserted`)."""
-        linked = {f for f, _held in self.held_returning | self.held_returned}
-        linked |= {f for f, _key, _place in self.test_blocked}
-        return frozenset(linked) & self.held_functions
+    def _reported_readers(self) -> frozenset[str]:
+        """Functions whose readers are reported as held wherever they are: every held
+        function (a test's assertion or read, a chain of returns, its own returned
+        look-alike, a wrapper...) and those a test asserts the failure of or a double
+        stands in for. Any call of the name counts, a method's included, as the readers
+        are found by the called name."""
+        return self.held_functions | self.asserted | self.doubled
 
 
 T = TypeVar("T")
