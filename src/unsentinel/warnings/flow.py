@@ -137,17 +137,10 @@ class WarningFlow:
         if not (isinstance(value, cst.List) and not value.elements):
             return None
         shapes = set()
-        for call in self.analysis.index.within(cst.Call, function):
-            func = call.func
-            if not (
-                isinstance(func, cst.Attribute)
-                and isinstance(func.value, cst.Name)
-                and func.value.value == name
-            ):
-                continue
-            if func.attr.value not in ("append", "insert") or not call.args:
+        for appended in self._appended_to((name, None), function):
+            if appended is None:
                 return None  # ``extend``, ``+=``-like or other uses: not only warnings in
-            shapes.add(self.shape(call.args[-1].value))
+            shapes.add(self.shape(appended))
         if shapes == {Shape.ITEM}:
             return Shape.LIST
         if shapes == {Shape.DICT}:
@@ -233,17 +226,25 @@ class WarningFlow:
         if not (isinstance(entry, cst.List) and not entry.elements):
             return None
         appended = {
-            self.shape(call.args[-1].value)
-            for call in self.analysis.index.within(cst.Call, function)
-            if isinstance(call.func, cst.Attribute)
-            and call.func.attr.value in ("append", "insert")
-            and call.args
-            and isinstance(call.func.value, cst.Subscript)
-            and isinstance(call.func.value.value, cst.Name)
-            and call.func.value.value.value == base.value
-            and string_key(call.func.value) == key
+            self.shape(value)
+            for value in self._appended_to((base.value, key), function)
+            if value is not None  # ``extend`` and the like: only the appends give a shape
         }
         return Shape.DICT_LIST if Shape.DICT in appended else Shape.LIST
+
+    def _appended_to(
+        self, receiver: tuple[str, str | None], function: cst.FunctionDef
+    ) -> Iterator[cst.BaseExpression | None]:
+        """What ``function`` appends (or inserts) to ``receiver`` (``name`` or
+        ``name["key"]``, see :func:`_receiver`), in source order; None for any other method
+        called on it (``extend``, ``clear``), which puts in or takes out what no append
+        shows. A generator, so a caller that stops at the first None asks no more shapes."""
+        for call in self.analysis.index.within(cst.Call, function):
+            func = call.func
+            if not isinstance(func, cst.Attribute) or _receiver(func.value) != receiver:
+                continue
+            is_append = func.attr.value in ("append", "insert") and bool(call.args)
+            yield call.args[-1].value if is_append else None
 
     def _call(self, expr: cst.Call) -> Shape | None:
         func = expr.func
@@ -281,6 +282,17 @@ def _entry(built: cst.Dict, key: str) -> cst.BaseExpression | None:
             and string_value(element.key) == key
         ):
             return element.value
+    return None
+
+
+def _receiver(expr: cst.BaseExpression) -> tuple[str, str | None] | None:
+    """``("result", "warnings")`` for ``result["warnings"]``, ``("notes", None)`` for
+    ``notes``: what :meth:`WarningFlow._appended_to` matches a method's owner against."""
+    if isinstance(expr, cst.Name):
+        return expr.value, None
+    if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name):
+        key = string_key(expr)
+        return (expr.value.value, key) if key is not None else None
     return None
 
 
