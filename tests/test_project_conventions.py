@@ -10,12 +10,15 @@ import sys
 import textwrap
 from pathlib import Path
 
+import libcst as cst
 import pytest
 from click.testing import CliRunner
 from conftest import WriteTree
 
 from unsentinel.cli import main
+from unsentinel.core.layout import OwnLine, place_argument
 from unsentinel.core.model import Mode
+from unsentinel.core.tree import parent_map
 from unsentinel.registry import load_config, run
 
 
@@ -222,6 +225,82 @@ def test_the_rewrite_is_clean_under_the_projects_own_ruff(tmp_path: Path) -> Non
         cwd=tmp_path,
     )
     assert formatted.returncode == 0, formatted.stdout + formatted.stderr
+
+
+# -- an argument on a line of its own: the decision itself ------------------------------------
+
+_BROKEN = "Warning(\n    message=m,\n)"
+
+
+_IN_PLACE, _ALONE, _BROKEN_ALREADY = "in place", "laid out alone", "in place, call split"
+
+
+@pytest.mark.parametrize(
+    ("source", "replacement", "one_line", "split_after_break", "placed", "suffix"),
+    [
+        pytest.param("f(x)", "Warning(m)", True, True, _IN_PLACE, None, id="a one-line rewrite"),
+        pytest.param("f(key=x)", _BROKEN, True, True, _IN_PLACE, None, id="a keyword argument"),
+        pytest.param("f(x,\n  y)", _BROKEN, True, True, _IN_PLACE, None, id="arguments over lines"),
+        pytest.param("f(x)", _BROKEN, False, True, _IN_PLACE, None, id="a site over lines"),
+        pytest.param("f(x)", _BROKEN, True, True, _ALONE, 0, id="a sole argument, no comma"),
+        pytest.param(
+            "json.dumps(x, indent=2)", _BROKEN, True, True, _ALONE, 1, id="one of several, comma"
+        ),
+        pytest.param(
+            "f(\n    x, indent=2\n)", _BROKEN, True, True, _BROKEN_ALREADY, None, id="after a break"
+        ),
+        pytest.param(
+            "f(\n    x, indent=2\n)",
+            _BROKEN,
+            True,
+            False,
+            _IN_PLACE,
+            None,
+            id="after a break, kept",
+        ),
+    ],
+)
+def test_a_rewritten_argument_fits_in_place_or_goes_on_a_line_of_its_own(
+    source: str,
+    replacement: str,
+    one_line: bool,
+    split_after_break: bool,
+    placed: str,
+    suffix: int | None,
+) -> None:
+    """:func:`place_argument` alone: a rewrite that breaks over lines, of a positional
+    argument of a call whose arguments share a line, goes on a line of its own, laid out
+    by ``alone`` with a comma after it where the call has several arguments (as it was,
+    where the call breaks after ``(`` already), the call's ``)`` at ``call_indentation``.
+    Anything else fits in place."""
+    call = cst.parse_expression(source)
+    parents = parent_map(call)
+    site = next(n for n in parents if isinstance(n, cst.Name) and n.value == "x")
+    in_place = cst.parse_expression(replacement)
+    laid_alone = cst.parse_expression("Warning(\n        message=m,\n    )")
+    suffixes: list[int] = []
+
+    def alone(suffix: int) -> cst.BaseExpression:
+        suffixes.append(suffix)
+        return laid_alone
+
+    result = place_argument(
+        in_place,
+        site,
+        parent_of=parents.get,
+        one_line=one_line,
+        alone=alone,
+        call_indentation=lambda hugged: "  " if hugged is call else "not the hugging call",
+        unit="    ",
+        split_after_break=split_after_break,
+    )
+    expected = {
+        _IN_PLACE: in_place,
+        _ALONE: OwnLine(laid_alone, "  ", "    "),
+        _BROKEN_ALREADY: OwnLine(in_place, "  ", "    "),
+    }[placed]
+    assert result == expected
+    assert suffixes == ([] if suffix is None else [suffix])
 
 
 SOLE_ARGUMENTS = """

@@ -104,6 +104,52 @@ def breaks_before_arguments(call: cst.Call) -> bool:
     return isinstance(call.whitespace_before_args, cst.ParenthesizedWhitespace)
 
 
+def place_argument(
+    in_place: cst.BaseExpression,
+    site: cst.CSTNode,
+    *,
+    parent_of: Callable[[cst.CSTNode], cst.CSTNode | None],
+    one_line: bool,
+    alone: Callable[[int], cst.BaseExpression],
+    call_indentation: Callable[[cst.Call], str],
+    unit: str,
+    split_after_break: bool = True,
+) -> cst.BaseExpression | OwnLine:
+    """Where the rewrite of ``site`` goes: ``in_place`` (laid out where ``site`` starts),
+    or an :class:`OwnLine` that splits the call around it.
+
+    Why: the formatters' right-hand split. Where ``site`` sat on ``one_line`` as a
+    positional argument of a call whose arguments share a line (:func:`hugged_call`) and
+    its rewrite breaks over lines, black and ruff do not leave ``f(Warning(`` hugging the
+    call: they break after ``(``, give each argument a line of its own (several with a
+    trailing comma) and put ``)`` back at the call's indentation. Left in place, the output
+    is code the project's next ``ruff format`` would change. The warning and the error
+    rules lay their rewrites out differently, so each passes what only it knows:
+
+    - ``alone(suffix)``: the rewrite laid out one ``unit`` deeper than the site's line,
+      ``suffix`` characters (the comma of one of several arguments) after it;
+    - ``call_indentation(call)``: the indentation, beyond the enclosing block's, of the
+      line the call starts on, where its ``)`` goes.
+
+    A call that breaks after ``(`` already has its arguments on a line of their own, so
+    ``in_place`` is the rewrite laid out for that line: the call's arguments are split one
+    per line around it, or, with ``split_after_break`` off (the warning producers, as they
+    always did), the call is left as it is.
+    """
+    if "\n" not in expression_code(in_place) or not one_line:
+        return in_place
+    call = hugged_call(site, parent_of)
+    if call is None:
+        return in_place
+    if not breaks_before_arguments(call):
+        laid_alone = alone(0 if len(call.args) == 1 else len(","))
+    elif split_after_break:
+        laid_alone = in_place
+    else:
+        return in_place
+    return OwnLine(laid_alone, call_indentation(call), unit)
+
+
 def split_around(call: cst.Call, base: str, unit: str) -> cst.Call:
     """``call`` with each argument on a line of its own at ``base`` plus ``unit``, ``)``
     back at ``base``: a sole argument without a trailing comma (black's right-hand split),

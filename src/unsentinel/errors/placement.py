@@ -10,13 +10,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from unsentinel.core.layout import (
-    OwnLine,
-    breaks_before_arguments,
-    expression_code,
-    fit_to_line,
-    hugged_call,
-)
+from unsentinel.core.layout import OwnLine, fit_to_line, place_argument
 from unsentinel.core.rule import RuleContext
 from unsentinel.errors import dict_comments
 from unsentinel.errors.key_places import DETAIL_CONTAINERS
@@ -89,14 +83,9 @@ def fit_in_place(
     keeps that shape)."""
     fitted = fit(context, built, site, comments, multiline, carried_from=carried_from)
     position = context.position(site)
-    call = hugged_call(site, context.parent) if position.line == position.end_line else None
-    if "\n" not in expression_code(fitted) or call is None:
-        return fitted
-    if breaks_before_arguments(call):
-        alone = fitted  # the arguments' line is a line of their own already
-    else:
-        comma = 0 if len(call.args) == 1 else len(",")
-        alone = fit(
+
+    def alone(suffix: int) -> cst.BaseExpression:
+        return fit(
             context,
             built,
             site,
@@ -104,12 +93,23 @@ def fit_in_place(
             multiline,
             carried_from=carried_from,
             alone=True,
-            suffix=comma,
+            suffix=suffix,
         )
-    lines = context.text.splitlines()
-    block = _indentation(lines[_statement_line(context, site) - 1])
-    call_line = lines[context.position(call).line - 1]
-    return OwnLine(alone, _indentation(call_line)[len(block) :], context.module.default_indent)
+
+    def call_indentation(call: cst.Call) -> str:
+        lines = context.text.splitlines()
+        block = _indentation(lines[_statement_line(context, site) - 1])
+        return _indentation(lines[context.position(call).line - 1])[len(block) :]
+
+    return place_argument(
+        fitted,
+        site,
+        parent_of=context.parent,
+        one_line=position.line == position.end_line,
+        alone=alone,
+        call_indentation=call_indentation,
+        unit=context.module.default_indent,
+    )
 
 
 def fit(

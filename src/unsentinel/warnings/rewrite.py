@@ -15,13 +15,7 @@ from collections.abc import Callable
 
 import libcst as cst
 
-from unsentinel.core.layout import (
-    OwnLine,
-    breaks_before_arguments,
-    call_code,
-    expression_code,
-    hugged_call,
-)
+from unsentinel.core.layout import OwnLine, call_code, expression_code, place_argument
 from unsentinel.core.model import Action, Confidence, Inferred, Kind, Severity
 from unsentinel.core.syntax import last_name
 from unsentinel.warnings.inference.producer_site import (
@@ -206,19 +200,26 @@ class WarningRewriter(WarningRule):
                 column=position.column - 1,
                 suffix_length=max(0, suffix_length),
             )
-            one_line = position.line == position.end_line
-            call = hugged_call(expr, self.context.parent) if one_line else None
-            if "\n" not in text or call is None or breaks_before_arguments(call):
-                return cst.parse_expression(text)
-            # ``warnings.append(Warning(`` no longer fits: the formatter's split puts the
-            # construction (and the call's other arguments) on lines of their own.
+            # Where ``warnings.append(Warning(`` no longer fits, the formatter's split puts
+            # the construction (and the call's other arguments) on lines of their own.
             indentation = line_text[: len(line_text) - len(line_text.lstrip())]
-            alone = layout(
-                line_text=indentation + unit,
-                column=len(indentation + unit),
-                suffix_length=0 if len(call.args) == 1 else len(","),
+
+            def alone(suffix: int) -> cst.BaseExpression:
+                own_line = indentation + unit
+                laid = layout(line_text=own_line, column=len(own_line), suffix_length=suffix)
+                return cst.parse_expression(laid)
+
+            return place_argument(
+                cst.parse_expression(text),
+                expr,
+                parent_of=self.context.parent,
+                one_line=position.line == position.end_line,
+                alone=alone,
+                # The call's ``(`` is on the site's line: its arguments share that line.
+                call_indentation=lambda _call: indentation[block_indent:],
+                unit=unit,
+                split_after_break=False,  # ``f(`` / ``x, Warning(...)``: the line is kept
             )
-            return OwnLine(cst.parse_expression(alone), indentation[block_indent:], unit)
 
         self.context.replace(expr, build)
         if stripped.runtime is not None:
