@@ -4,7 +4,8 @@ The rule finds the sites and decides what each one is; the pieces it relies on l
 beside it: :mod:`~unsentinel.errors.groups` (a function's error dicts and their readers
 change together), :mod:`~unsentinel.errors.site_error` (code, message and details),
 :mod:`~unsentinel.errors.target` (envelope or helper),
-:mod:`~unsentinel.errors.placement` (line breaks and comments) and
+:mod:`~unsentinel.errors.placement` (line breaks and comments),
+:mod:`~unsentinel.errors.built_in_steps` (dicts built one key at a time) and
 :mod:`~unsentinel.errors.lookalike_notes` (the notes on look-alikes left alone).
 """
 
@@ -12,18 +13,18 @@ from __future__ import annotations
 
 import libcst as cst
 
-from unsentinel.core.layout import expression_code
 from unsentinel.core.model import Action, Inferred, Kind
 from unsentinel.core.rule import Example, Rule, RuleContext
-from unsentinel.core.syntax import LocalBindings, string_key
+from unsentinel.core.syntax import LocalBindings
 from unsentinel.errors import build, dict_comments
+from unsentinel.errors.built_in_steps import ErrorsBuiltInSteps
 from unsentinel.errors.detect import ERROR_DICT
 from unsentinel.errors.facts import ErrorNotes
 from unsentinel.errors.groups import ErrorGroups
 from unsentinel.errors.lookalike_notes import LookalikeNotes
 from unsentinel.errors.lookalikes import code_valued, suspicious, text_details, unclear_bare
-from unsentinel.errors.mutations import later_change, open_message_keys, writes_an_error
-from unsentinel.errors.placement import comment_plan, fit, fit_in_place
+from unsentinel.errors.mutations import later_change
+from unsentinel.errors.placement import comment_plan, fit_in_place
 from unsentinel.errors.shapes import (
     Shape,
     ShapeKind,
@@ -31,7 +32,6 @@ from unsentinel.errors.shapes import (
     elements_by_key,
     enclosing_function,
     handler_of,
-    is_stringish,
     response_flow,
 )
 from unsentinel.errors.site_error import ErrorAtSite, error_at, split_extras
@@ -457,12 +457,17 @@ class ErrorDict(Rule):
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
-        # function -> local -> the message keys its literal leaves open (``None``)
-        self._incremental: dict[cst.FunctionDef, dict[str, frozenset[str]]] = {}
         self._groups = ErrorGroups(self, context)
         self._target = Target(context)
         self._lookalikes = LookalikeNotes(self, context, self._groups)
         self._text = TextLocals(context.shared(LocalBindings))
+        self._steps = ErrorsBuiltInSteps(
+            context,
+            self._groups,
+            self._lookalikes,
+            self._target,
+            lambda node, message: self._error_at(node, message, None, extras={}, spreads=()),
+        )
 
     # -- producers ----------------------------------------------------------------------
     def visit_Dict(self, node: cst.Dict) -> None:
@@ -508,7 +513,7 @@ class ErrorDict(Rule):
             return
         changed = later_change(node, self.context.parent)
         if changed is not None:
-            self._built_in_steps(node, changed)
+            self._steps.built_in_steps(node, changed)
             return
         self._groups.moves(node, shape)
         self._groups.changes(node, shape.keys)
@@ -520,62 +525,12 @@ class ErrorDict(Rule):
         if keys and response_flow(node, self.context.parent) is not None:
             self._groups.keeps(node, keys)
 
-    def _built_in_steps(self, node: cst.Dict, changed: str) -> None:
-        """A returned error dict changed after it is built: noted, and its function held."""
-        self._lookalikes.held_note(
-            node, f"the dict is changed after it is built ({changed}); migrate it by hand"
-        )
-
     # -- a dict built one key at a time: ``r = {"success": False, ...}; r["error"] = ...`` --
     def visit_Assign(self, node: cst.Assign) -> None:
-        target = node.targets[0].target if len(node.targets) == 1 else None
-        if isinstance(target, cst.Name) and isinstance(node.value, cst.Dict):
-            self._remember_incremental(node, target.value, node.value)
-        elif isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
-            self._rewrite_incremental(node, target)
-
-    def _remember_incremental(self, node: cst.Assign, name: str, value: cst.Dict) -> None:
-        open_keys = open_message_keys(value)
-        if not open_keys:
-            return
-        function = enclosing_function(node, self.context.parent)
-        if function is not None:
-            self._incremental.setdefault(function, {})[name] = open_keys
-
-    def _rewrite_incremental(self, node: cst.Assign, target: cst.Subscript) -> None:
-        assert isinstance(target.value, cst.Name)
-        function = enclosing_function(node, self.context.parent)
-        if function is None:
-            return
-        open_keys = self._incremental.get(function, {}).get(target.value.value, frozenset())
-        key = string_key(target)
-        if key in open_keys and is_stringish(node.value):
-            self._groups.defer(node, lambda: self._rewrite_assignment(node))
-        elif writes_an_error(key, node.value):
-            self._error_written_in(node, target)
-
-    def _error_written_in(self, node: cst.Assign, target: cst.Subscript) -> None:
-        """``response["error"] = f"AWS API error: {e}"``, then ``return response``: an error
-        dict built key by key, which no rewrite follows. Its function keeps the old shape
-        (held), so readers of its result (``result["error"]``) stay as they are too."""
-        written = expression_code(target)
-        self._lookalikes.held_note(
-            node, f"an error is written into `{written}` key by key; migrate it by hand"
-        )
+        """Handled in :mod:`~unsentinel.errors.built_in_steps`."""
+        self._steps.assigned(node)
 
     # -- rewriting ----------------------------------------------------------------------
-    def _rewrite_assignment(self, node: cst.Assign) -> None:
-        found = self._error_at(node, node.value, None, extras={}, spreads=())
-        self._groups.produces(node)
-        value = self._target.error_value(found.error)
-
-        def laid_out(updated: cst.CSTNode) -> cst.CSTNode:
-            # broken over lines where ``r["error"] = ErrorDetail(...)`` would not fit
-            carried = build.carry_updates(value, node, updated)
-            return _with_value(updated, fit(self.context, carried, node.value))
-
-        self.context.replace(node, laid_out)
-
     def _rewrite_dict(self, node: cst.Dict, shape: Shape, status: int | None) -> None:
         values = elements_by_key(node)
         assert values is not None
@@ -648,8 +603,3 @@ class ErrorDict(Rule):
         """Producers held or rewritten, then readers: the group is decided as a whole."""
         self._groups.settle_producers()
         self._groups.settle_readers()
-
-
-def _with_value(updated: cst.CSTNode, value: cst.BaseExpression) -> cst.CSTNode:
-    assert isinstance(updated, cst.Assign)
-    return updated.with_changes(value=value)
