@@ -113,7 +113,6 @@ def place_argument(
     alone: Callable[[int], cst.BaseExpression],
     call_indentation: Callable[[cst.Call], str],
     unit: str,
-    split_after_break: bool = True,
 ) -> cst.BaseExpression | OwnLine:
     """Where the rewrite of ``site`` goes: ``in_place`` (laid out where ``site`` starts),
     or an :class:`OwnLine` that splits the call around it.
@@ -132,21 +131,18 @@ def place_argument(
       line the call starts on, where its ``)`` goes.
 
     A call that breaks after ``(`` already has its arguments on a line of their own, so
-    ``in_place`` is the rewrite laid out for that line: the call's arguments are split one
-    per line around it, or, with ``split_after_break`` off (the warning producers, as they
-    always did), the call is left as it is.
+    ``in_place`` is the rewrite laid out for that line, and the call's arguments are split
+    one per line around it (``insert(`` / ``0, Warning(`` would not survive the formatter).
     """
     if "\n" not in expression_code(in_place) or not one_line:
         return in_place
     call = hugged_call(site, parent_of)
     if call is None:
         return in_place
-    if not breaks_before_arguments(call):
-        laid_alone = alone(0 if len(call.args) == 1 else len(","))
-    elif split_after_break:
+    if breaks_before_arguments(call):
         laid_alone = in_place
     else:
-        return in_place
+        laid_alone = alone(0 if len(call.args) == 1 else len(","))
     return OwnLine(laid_alone, call_indentation(call), unit)
 
 

@@ -209,16 +209,18 @@ class WarningRewriter(WarningRule):
                 laid = layout(line_text=own_line, column=len(own_line), suffix_length=suffix)
                 return cst.parse_expression(laid)
 
+            def call_indentation(call: cst.Call) -> str:
+                start = self.context.text.splitlines()[self.context.position(call).line - 1]
+                return start[: len(start) - len(start.lstrip())][block_indent:]
+
             return place_argument(
                 cst.parse_expression(text),
                 expr,
                 parent_of=self.context.parent,
                 one_line=position.line == position.end_line,
                 alone=alone,
-                # The call's ``(`` is on the site's line: its arguments share that line.
-                call_indentation=lambda _call: indentation[block_indent:],
+                call_indentation=call_indentation,
                 unit=unit,
-                split_after_break=False,  # ``f(`` / ``x, Warning(...)``: the line is kept
             )
 
         self.context.replace(expr, build)
