@@ -915,7 +915,7 @@ def test_a_substring_test_with_any_text_on_the_left_reads_the_message(tmp_path: 
     """
     text = new_text(diff_project(write_project(tmp_path, {"app.py": source})), "app.py")
     assert text is not None
-    assert 'any(w.severity == "blocking" and terminal in w.message for w in' in text
+    assert 'any(\n        w.severity == "blocking" and terminal in w.message for w in' in text
 
 
 def test_a_local_annotated_str_that_receives_a_warning_slot_says_warning(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ import libcst as cst
 
 from unsentinel.core.layout import OwnLine, split_around
 from unsentinel.core.quotes import new_strings_quoted
+from unsentinel.core.statement_split import split_statement
 
 
 class EditApplier(cst.CSTTransformer):
@@ -20,19 +21,46 @@ class EditApplier(cst.CSTTransformer):
 
     A builder may answer :class:`~unsentinel.core.layout.OwnLine`: its node, laid out for
     a line of its own, replaces an argument of a call, and that call breaks its arguments
-    onto lines of their own when it is left in turn."""
+    onto lines of their own when it is left in turn.
 
-    def __init__(self, edits: dict[cst.CSTNode, Any], quote: str = '"') -> None:
+    A one-line statement that fitted ``line_length`` and no longer does after its edits is
+    split as the formatter splits it (:mod:`unsentinel.core.statement_split`)."""
+
+    def __init__(
+        self, edits: dict[cst.CSTNode, Any], quote: str = '"', line_length: int | None = None
+    ) -> None:
         super().__init__()
         self._edits = edits
         self._quote = quote
+        self._line_length = line_length
         self._own_lines: dict[int, OwnLine] = {}
+        self._module: cst.Module | None = None
+        self._blocks: list[str] = []  # the indentation of each enclosing block
+        self._applied = 0  # builders run so far
+        self._applied_before_statement = 0
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.Module):
+            self._module = node
+        elif isinstance(node, cst.IndentedBlock):
+            module_unit = self._module.default_indent if self._module else "    "
+            self._blocks.append(node.indent if node.indent is not None else module_unit)
+        elif isinstance(node, cst.SimpleStatementLine):
+            self._applied_before_statement = self._applied
+        return super().on_visit(node)
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
+        if isinstance(original_node, cst.IndentedBlock):
+            self._blocks.pop()
         updated_node = self._split_for_own_line(updated_node)
         builder = self._edits.get(original_node)
         if builder is None:
+            if isinstance(original_node, cst.SimpleStatementLine) and isinstance(
+                updated_node, cst.SimpleStatementLine
+            ):
+                return self._split_if_pushed_past_limit(original_node, updated_node)
             return updated_node
+        self._applied += 1
         replacement = builder(updated_node)
         if isinstance(replacement, OwnLine):
             node = new_strings_quoted(replacement.node, updated_node, self._quote)
@@ -50,3 +78,31 @@ class EditApplier(cst.CSTTransformer):
             if wanted is not None:
                 return split_around(node, wanted.base, wanted.unit)
         return node
+
+    def _split_if_pushed_past_limit(
+        self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
+    ) -> cst.SimpleStatementLine:
+        """Only a statement the edits made too long: a line its author wrote long (or a
+        project without a formatter's limit) stays as it was."""
+        if self._line_length is None or self._module is None:
+            return updated
+        if self._applied == self._applied_before_statement:
+            return updated  # no edit inside
+        if len(updated.body) != 1 or updated.trailing_whitespace.comment is not None:
+            return updated
+        column = len("".join(self._blocks))
+        before = self._module.code_for_node(original.body[0])
+        if "\n" in before or column + len(before) > self._line_length:
+            return updated
+        split = split_statement(
+            updated.body[0],
+            column=column,
+            unit=self._module.default_indent,
+            limit=self._line_length,
+        )
+        if split is None:
+            return updated
+        parsed = cst.parse_statement(split + "\n", self._module.config_for_parsing)
+        if not isinstance(parsed, cst.SimpleStatementLine):
+            return updated
+        return updated.with_changes(body=parsed.body)

@@ -84,7 +84,8 @@ def apply_edits(context: RuleContext, suite: Suite) -> cst.Module:
 
     module = context.module
     if context.edits:
-        module = module.visit(EditApplier(context.edits, context.config.quote))
+        config = context.config
+        module = module.visit(EditApplier(context.edits, config.quote, config.line_length))
     if context.imports or context.removed_imports:
         module = _fix_imports(module, context, suite)
     return module
