@@ -718,6 +718,39 @@ def parse_failures(repo: Path, paths: Iterable[str], minor: int) -> list[str]:
     return failures
 
 
+def uses_ruff_format(repo: Path) -> bool:
+    """The project formats with ruff: a ``ruff.toml`` or ``[tool.ruff]`` at its root."""
+    if (repo / "ruff.toml").exists() or (repo / ".ruff.toml").exists():
+        return True
+    pyproject = repo / "pyproject.toml"
+    return pyproject.exists() and "[tool.ruff" in pyproject.read_text(errors="replace")
+
+
+def format_failures(repo: Path, written: Iterable[tuple[str, str]]) -> list[str]:
+    """Python files ``apply`` wrote that the project's own ``ruff format`` would change,
+    where it would not have changed the original (a module apply created: always)."""
+    if not uses_ruff_format(repo):
+        return []
+    failures = []
+    for status, relative in written:
+        if not relative.endswith(".py") or status == "D":
+            continue
+        if status != "A" and not ruff_formatted(
+            repo, relative, git(repo, "show", f"HEAD:{relative}")
+        ):
+            continue  # the author's file was not formatted by this ruff to begin with
+        if not ruff_formatted(repo, relative, (repo / relative).read_text(encoding="utf-8")):
+            failures.append(f"{relative}: ruff format would change what apply wrote")
+    return failures
+
+
+def ruff_formatted(repo: Path, relative: str, text: str) -> bool:
+    """Would ``ruff format``, under the project's configuration, leave ``text`` as it is?"""
+    command = [sys.executable, "-m", "ruff", "format", "--check", "--stdin-filename", relative]
+    done = subprocess.run([*command, "-"], input=text, cwd=repo, capture_output=True, text=True)
+    return done.returncode == 0
+
+
 def parses_at_head(repo: Path, relative: str, minor: int) -> bool:
     try:
         original = subprocess.run(
@@ -1007,6 +1040,8 @@ def run_steps(
         report.fail("empty-diff", f"apply wrote {len(written)} file(s)")
     for detail in parse_failures(repo, [path for _, path in written], lowest_minor(repo)):
         report.fail("parses", detail)
+    for detail in format_failures(repo, written):
+        report.fail("format", detail)
     created = [path for status, path in written if status == "A"]
     python = before[1] or default_python(context.tool)
     for detail in import_failures(repo, created, python):

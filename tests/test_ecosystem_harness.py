@@ -186,3 +186,39 @@ def test_a_run_stopped_midway_keeps_the_reports_it_finished(
         ecosystem.main(["--only", first.name, "--only", second.name, "--json", str(out)])
     assert [r.name for r in ecosystem.earlier_reports([out])] == [first.name]
     assert not list(tmp_path.glob("*.partial"))
+
+
+def _committed(repo: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (repo / name).write_text(text)
+    ecosystem.init_repo(repo)
+
+
+FORMATTED = "def f(result):\n    return [w.message for w in result.warnings]\n"
+TOO_LONG = (
+    "def f(result):\n"
+    "    return [w.message for w in result.warnings if w.severity == 'blocking' and w.code]\n"
+)
+
+
+def test_a_file_apply_left_unformatted_fails_the_format_invariant(tmp_path: Path) -> None:
+    """A project that formats with ruff: a file clean before and not after is a failure;
+    one its author never formatted is not blamed; a created module must be clean."""
+    _committed(
+        tmp_path,
+        {"pyproject.toml": "[tool.ruff]\nline-length = 60\n", "a.py": FORMATTED, "b.py": TOO_LONG},
+    )
+    (tmp_path / "a.py").write_text(TOO_LONG)  # clean before, not after
+    (tmp_path / "b.py").write_text(TOO_LONG + "\n")  # never formatted: not ours to blame
+    (tmp_path / "codes.py").write_text("X  =  1\n")  # created by apply
+    written = ecosystem.changed_files(tmp_path)
+    assert sorted(ecosystem.format_failures(tmp_path, written)) == [
+        "a.py: ruff format would change what apply wrote",
+        "codes.py: ruff format would change what apply wrote",
+    ]
+
+
+def test_a_project_that_does_not_format_with_ruff_is_not_held_to_it(tmp_path: Path) -> None:
+    _committed(tmp_path, {"pyproject.toml": "[project]\nname = 'p'\n", "a.py": FORMATTED})
+    (tmp_path / "a.py").write_text(TOO_LONG)
+    assert ecosystem.format_failures(tmp_path, ecosystem.changed_files(tmp_path)) == []
