@@ -207,6 +207,10 @@ def test_the_rewrite_is_clean_under_the_projects_own_ruff(tmp_path: Path) -> Non
     tools = new["pkg/tools.py"]
     assert "        return json.dumps(\n            {\n                'success': False," in tools
     assert "        result['warnings'].append(\n            Warning(\n" in tools
+    # An implicit concatenation moved under ``message=``: its parts at the label's indent.
+    assert "message=f'Query failed in {region} with {code}. '\n                f'Error:" in tools
+    # A sole element of a list hugging its brackets: the list breaks around it.
+    assert "            warnings=[\n                Warning(\n" in tools
     # A call broken after ``(`` already: each argument on a line of its own, comma after.
     assert "        result['warnings'].insert(\n            0,\n            Warning(\n" in tools
     assert (
@@ -251,6 +255,9 @@ _IN_PLACE, _ALONE, _BROKEN_ALREADY = "in place", "laid out alone", "in place, ca
         pytest.param(
             "f(\n    x, indent=2\n)", _BROKEN, True, _BROKEN_ALREADY, None, id="after a break"
         ),
+        pytest.param("[x]", _BROKEN, True, _ALONE, 0, id="a sole element of a list"),
+        pytest.param("[x, y]", _BROKEN, True, _ALONE, 1, id="one of several elements"),
+        pytest.param("[x,\n y]", _BROKEN, True, _IN_PLACE, None, id="elements over lines"),
     ],
 )
 def test_a_rewritten_argument_fits_in_place_or_goes_on_a_line_of_its_own(
@@ -315,6 +322,25 @@ def note_first(result, name):
         result['warnings'].insert(
             0, 'No name given: the report lists all projects of the workspace first'
         )
+
+
+def query(region, code, exc, summary):
+    try:
+        summary.run(region)
+    except OSError:
+        summary.warnings.append(
+            f'Query failed in {region} with {code}. '
+            f'Error: {exc}. This error is not retryable, so the region is skipped.'
+        )
+
+
+def recommend(queries, field_usage, recommendation):
+    if not field_usage:
+        return recommendation(
+            count=len(queries),
+            warnings=['No indexable fields found in the query history (only system fields).'],
+        )
+    return recommendation(count=len(queries), warnings=[])
 
 
 def fields(client, project_key):

@@ -71,10 +71,14 @@ class EditApplier(cst.CSTTransformer):
         return replacement
 
     def _split_for_own_line(self, node: cst.CSTNode) -> cst.CSTNode:
-        if not isinstance(node, cst.Call):
+        if isinstance(node, cst.Call):
+            values = [arg.value for arg in node.args]
+        elif isinstance(node, cst.List):
+            values = [e.value for e in node.elements]
+        else:
             return node
-        for arg in node.args:
-            wanted = self._own_lines.pop(id(arg.value), None)
+        for value in values:
+            wanted = self._own_lines.pop(id(value), None)
             if wanted is not None:
                 return split_around(node, wanted.base, wanted.unit)
         return node

@@ -36,13 +36,20 @@ def call_code(
         return one_line
     # LibCST re-adds the enclosing block's indentation to continuation lines inside
     # brackets, so everything below is written relative to that block.
-    base = line_text[: len(line_text) - len(line_text.lstrip())][block_indent:]
+    indentation = line_text[: len(line_text) - len(line_text.lstrip())]
+    base = indentation[block_indent:]
     inner = base + indent_unit
     lines = [opener]
     for key, value in arguments:
         label = f"{key}=" if name else f'"{key}": '
-        new_column = block_indent + len(inner) + len(label)
-        lines.append(f"{inner}{label}{_shift(value, new_column - column)},")
+        if column == len(indentation):
+            # The value began its line: its continuation lines (an implicit concatenation's
+            # parts, a call's arguments) keep their place relative to that line, which now
+            # starts with the label -- the formatter's hanging indent, not an alignment.
+            delta = block_indent + len(inner) - column
+        else:
+            delta = block_indent + len(inner) + len(label) - column
+        lines.append(f"{inner}{label}{_shift(value, delta)},")
     lines.append(f"{base}{closer}")
     return "\n".join(lines)
 
@@ -78,30 +85,47 @@ class OwnLine:
     unit: str
 
 
-def hugged_call(
+Hugging = cst.Call | cst.List  # a bracket whose items may share the line of its opening
+
+
+def hugging_bracket(
     node: cst.CSTNode, parent_of: Callable[[cst.CSTNode], cst.CSTNode | None]
-) -> cst.Call | None:
-    """The call ``node`` is a positional argument of, where all the call's arguments sit
-    on one line (``f(<node>)``, ``json.dumps(<node>, indent=2)``, or those after a break
-    behind ``(``): a rewrite that breaks ``node`` over lines breaks the call's arguments
-    onto lines of their own."""
-    arg = parent_of(node)
-    call = parent_of(arg) if isinstance(arg, cst.Arg) else None
-    if not isinstance(call, cst.Call) or not isinstance(arg, cst.Arg):
-        return None
-    last = call.args[-1]
-    one_line = isinstance(last.comma, cst.MaybeSentinel) and all(
-        isinstance(a.whitespace_after_arg, cst.SimpleWhitespace)
-        and isinstance(a.comma, cst.Comma)
-        and isinstance(a.comma.whitespace_after, cst.SimpleWhitespace)
-        for a in call.args[:-1]
-    )
-    return call if one_line and arg.keyword is None and not arg.star else None
+) -> Hugging | None:
+    """The call ``node`` is a positional argument of, or the list it is an element of,
+    where all the items sit on one line (``f(<node>)``, ``json.dumps(<node>, indent=2)``,
+    ``warnings=[<node>]``, or those after a break behind the bracket): a rewrite that
+    breaks ``node`` over lines breaks the items onto lines of their own."""
+    holder = parent_of(node)
+    bracket = parent_of(holder) if holder is not None else None
+    if isinstance(holder, cst.Arg) and isinstance(bracket, cst.Call):
+        last = bracket.args[-1]
+        one_line = isinstance(last.comma, cst.MaybeSentinel) and all(
+            isinstance(a.whitespace_after_arg, cst.SimpleWhitespace) and _same_line(a.comma)
+            for a in bracket.args[:-1]
+        )
+        return bracket if one_line and holder.keyword is None and not holder.star else None
+    if isinstance(holder, cst.Element) and isinstance(bracket, cst.List):
+        last_element = bracket.elements[-1]
+        one_line = isinstance(last_element.comma, cst.MaybeSentinel) and all(
+            _same_line(e.comma) for e in bracket.elements[:-1]
+        )
+        return bracket if one_line else None
+    return None
 
 
-def breaks_before_arguments(call: cst.Call) -> bool:
-    """Does a line break follow ``call``'s ``(``?"""
-    return isinstance(call.whitespace_before_args, cst.ParenthesizedWhitespace)
+def _same_line(comma: cst.Comma | cst.MaybeSentinel) -> bool:
+    return isinstance(comma, cst.Comma) and isinstance(comma.whitespace_after, cst.SimpleWhitespace)
+
+
+def breaks_before_arguments(bracket: Hugging) -> bool:
+    """Does a line break follow the call's ``(`` (the list's ``[``)?"""
+    if isinstance(bracket, cst.List):
+        return isinstance(bracket.lbracket.whitespace_after, cst.ParenthesizedWhitespace)
+    return isinstance(bracket.whitespace_before_args, cst.ParenthesizedWhitespace)
+
+
+def _items(bracket: Hugging) -> int:
+    return len(bracket.elements) if isinstance(bracket, cst.List) else len(bracket.args)
 
 
 def place_argument(
@@ -111,24 +135,25 @@ def place_argument(
     parent_of: Callable[[cst.CSTNode], cst.CSTNode | None],
     one_line: bool,
     alone: Callable[[int], cst.BaseExpression],
-    call_indentation: Callable[[cst.Call], str],
+    call_indentation: Callable[[Hugging], str],
     unit: str,
 ) -> cst.BaseExpression | OwnLine:
     """Where the rewrite of ``site`` goes: ``in_place`` (laid out where ``site`` starts),
     or an :class:`OwnLine` that splits the call around it.
 
     Why: the formatters' right-hand split. Where ``site`` sat on ``one_line`` as a
-    positional argument of a call whose arguments share a line (:func:`hugged_call`) and
-    its rewrite breaks over lines, black and ruff do not leave ``f(Warning(`` hugging the
-    call: they break after ``(``, give each argument a line of its own (several with a
-    trailing comma) and put ``)`` back at the call's indentation. Left in place, the output
+    positional argument of a call whose arguments share a line, or an element of such a
+    list (:func:`hugging_bracket`), and its rewrite breaks over lines, black and ruff do not
+    leave ``f(Warning(`` (``[Warning(``) hugging the bracket: they break after it, give
+    each item a line of its own (several with a trailing comma) and put the closing bracket
+    back at the indentation of the line it opens on. Left in place, the output
     is code the project's next ``ruff format`` would change. The warning and the error
     rules lay their rewrites out differently, so each passes what only it knows:
 
     - ``alone(suffix)``: the rewrite laid out one ``unit`` deeper than the site's line,
       ``suffix`` characters (the comma of one of several arguments) after it;
-    - ``call_indentation(call)``: the indentation, beyond the enclosing block's, of the
-      line the call starts on, where its ``)`` goes.
+    - ``call_indentation(bracket)``: the indentation, beyond the enclosing block's, of the
+      line the call (the list) starts on, where its ``)`` (``]``) goes.
 
     A call that breaks after ``(`` already has its arguments on a line of their own, so
     ``in_place`` is the rewrite laid out for that line, and the call's arguments are split
@@ -136,20 +161,23 @@ def place_argument(
     """
     if "\n" not in expression_code(in_place) or not one_line:
         return in_place
-    call = hugged_call(site, parent_of)
-    if call is None:
+    bracket = hugging_bracket(site, parent_of)
+    if bracket is None:
         return in_place
-    if breaks_before_arguments(call):
+    if breaks_before_arguments(bracket):
         laid_alone = in_place
     else:
-        laid_alone = alone(0 if len(call.args) == 1 else len(","))
-    return OwnLine(laid_alone, call_indentation(call), unit)
+        laid_alone = alone(0 if _items(bracket) == 1 else len(","))
+    return OwnLine(laid_alone, call_indentation(bracket), unit)
 
 
-def split_around(call: cst.Call, base: str, unit: str) -> cst.Call:
-    """``call`` with each argument on a line of its own at ``base`` plus ``unit``, ``)``
-    back at ``base``: a sole argument without a trailing comma (black's right-hand split),
-    several with one (black's one-per-line split)."""
+def split_around(bracket: Hugging, base: str, unit: str) -> Hugging:
+    """``bracket`` with each item on a line of its own at ``base`` plus ``unit``, the
+    closing bracket back at ``base``: a sole item without a trailing comma (black's
+    right-hand split), several with one (black's one-per-line split)."""
+    if isinstance(bracket, cst.List):
+        return _list_split_around(bracket, base, unit)
+    call = bracket
     if len(call.args) == 1:
         arg = call.args[0]
         return call.with_changes(
@@ -168,6 +196,25 @@ def split_around(call: cst.Call, base: str, unit: str) -> cst.Call:
         for a in call.args
     ]
     return call.with_changes(whitespace_before_args=_newline(inner), args=args)
+
+
+def _list_split_around(listed: cst.List, base: str, unit: str) -> cst.List:
+    inner = base + unit
+    lbracket = listed.lbracket.with_changes(whitespace_after=_newline(inner))
+    if len(listed.elements) == 1:
+        rbracket = listed.rbracket.with_changes(whitespace_before=_newline(base))
+        return listed.with_changes(lbracket=lbracket, rbracket=rbracket)
+    elements = [
+        e.with_changes(
+            comma=cst.Comma(
+                whitespace_before=cst.SimpleWhitespace(""),
+                whitespace_after=_newline(base if e is listed.elements[-1] else inner),
+            )
+        )
+        for e in listed.elements
+    ]
+    rbracket = listed.rbracket.with_changes(whitespace_before=cst.SimpleWhitespace(""))
+    return listed.with_changes(lbracket=lbracket, elements=elements, rbracket=rbracket)
 
 
 def expression_code(node: cst.CSTNode) -> str:

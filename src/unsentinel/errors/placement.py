@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from unsentinel.core.layout import OwnLine, fit_to_line, place_argument
+from unsentinel.core.layout import Hugging, OwnLine, fit_to_line, place_argument
 from unsentinel.core.rule import RuleContext
 from unsentinel.errors import dict_comments
 from unsentinel.errors.key_places import DETAIL_CONTAINERS
@@ -96,7 +96,7 @@ def fit_in_place(
             suffix=suffix,
         )
 
-    def call_indentation(call: cst.Call) -> str:
+    def call_indentation(call: Hugging) -> str:
         lines = context.text.splitlines()
         block = _indentation(lines[_statement_line(context, site) - 1])
         return _indentation(lines[context.position(call).line - 1])[len(block) :]

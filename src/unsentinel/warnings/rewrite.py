@@ -15,7 +15,13 @@ from collections.abc import Callable
 
 import libcst as cst
 
-from unsentinel.core.layout import OwnLine, call_code, expression_code, place_argument
+from unsentinel.core.layout import (
+    Hugging,
+    OwnLine,
+    call_code,
+    expression_code,
+    place_argument,
+)
 from unsentinel.core.model import Action, Confidence, Inferred, Kind, Severity
 from unsentinel.core.syntax import last_name
 from unsentinel.warnings.inference.producer_site import (
@@ -209,7 +215,7 @@ class WarningRewriter(WarningRule):
                 laid = layout(line_text=own_line, column=len(own_line), suffix_length=suffix)
                 return cst.parse_expression(laid)
 
-            def call_indentation(call: cst.Call) -> str:
+            def call_indentation(call: Hugging) -> str:
                 start = self.context.text.splitlines()[self.context.position(call).line - 1]
                 return start[: len(start) - len(start.lstrip())][block_indent:]
 
