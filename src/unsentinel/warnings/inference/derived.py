@@ -38,6 +38,10 @@ def derivation_sources(value: cst.BaseExpression) -> list[Source]:
     - a method on a value (computed): ``item.code.strip().upper()`` -> ``item.code``;
     - a filter: ``absent = [a for a in attributes if a not in known]`` -> ``attributes``
       (the items it keeps are the input's own, so the list is still that input's);
+    - an index of the items by a key: ``by_id = {row.id: row for row in rows}`` ->
+      ``rows`` (its values are the input's own items: ``by_id.get(key)`` is one of them);
+    - a choice: ``qty = actual if actual else 1`` -> ``actual``, as a default is (each
+      arm is a value the local may hold; the test only picks one);
     - a read by key: ``metadata.get("description")`` -> ``metadata.description`` (a field
       like any other: of an input it is the input's field, of a computed value it is none);
     - a part (computed): ``destination.split()[0]`` -> ``destination``. A string key
@@ -49,6 +53,8 @@ def derivation_sources(value: cst.BaseExpression) -> list[Source]:
         return [Source(value)]
     if isinstance(value, cst.BooleanOperation):
         return derivation_sources(value.left)
+    if isinstance(value, cst.IfExp):
+        return derivation_sources(value.body) + derivation_sources(value.orelse)
     kept = _filtered(value)
     if kept is not None:
         return derivation_sources(kept)
@@ -101,14 +107,18 @@ def _keyed(subscript: cst.Subscript) -> bool:
 
 
 def _filtered(value: cst.BaseExpression) -> cst.BaseExpression | None:
-    """The iterable of a comprehension that only filters it (``[a for a in xs if ...]``):
-    one ``for``, whose target is the element itself. ``[a.id for a in xs]`` computes."""
-    if not isinstance(value, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+    """The iterable of a comprehension that only filters it (``[a for a in xs if ...]``)
+    or indexes its items by a key (``{a.id: a for a in xs}``): one ``for``, whose target is
+    the element (the mapping's value) itself. ``[a.id for a in xs]`` computes."""
+    if isinstance(value, cst.DictComp):
+        element = value.value
+    elif isinstance(value, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+        element = value.elt
+    else:
         return None
     loop = value.for_in
     if loop.inner_for_in is not None or not isinstance(loop.target, cst.Name):
         return None
-    element = value.elt
     return (
         loop.iter if isinstance(element, cst.Name) and element.value == loop.target.value else None
     )
