@@ -20,7 +20,7 @@ import libcst as cst
 from unsentinel.core.syntax import NodeIndex, annotation_name, last_name, string_value
 from unsentinel.warnings.caller_names import CallerNames
 from unsentinel.warnings.function_facts import FunctionFacts, collect_body, gathered_pairs
-from unsentinel.warnings.guards import guarding_condition
+from unsentinel.warnings.guards import guarding_condition, wording_tests
 from unsentinel.warnings.input_leaves import InputLeaves
 from unsentinel.warnings.input_paths import InputPaths
 from unsentinel.warnings.module_names import target_names, warnings_module_names
@@ -196,6 +196,10 @@ class FileAnalysis:
         """The nearest test that decides *whether* ``node``'s warning is made: an
         ``if``/``else`` that appends either way only picks the wording (``guards.py``)."""
         return guarding_condition(self.context, node, skip_wording=True)
+
+    def wording_tests(self, node: cst.CSTNode) -> list[cst.BaseExpression]:
+        """The tests that only pick how ``node``'s warning reads (``guards.py``)."""
+        return wording_tests(self.context, node)
 
     def single_assignment(self, name: str, facts: FunctionFacts) -> cst.BaseExpression | None:
         return facts.single_assignment(name)

@@ -48,6 +48,25 @@ def guarding_condition(
     return None
 
 
+def wording_tests(context: RuleContext, node: cst.CSTNode) -> list[cst.BaseExpression]:
+    """The tests that only pick how ``node``'s warning reads: those of the ``if``/``else``
+    statements :func:`guarding_condition` passes over with ``skip_wording``, up to the test
+    that decides whether there is a warning at all. Under ``if acknowledged:``, "WARNING
+    (acknowledged): ..." says the word because that test chose the phrasing: a mode, not
+    the subject of the message."""
+    found: list[cst.BaseExpression] = []
+    previous: cst.CSTNode = node
+    for ancestor in context.ancestors(node):
+        if isinstance(ancestor, (cst.FunctionDef, cst.ClassDef, cst.Module)):
+            break
+        if isinstance(ancestor, cst.If) and selects_wording(ancestor, previous):
+            found.append(ancestor.test)
+        elif isinstance(ancestor, (cst.If, cst.While, cst.IfExp)) and previous is not ancestor.test:
+            break
+        previous = ancestor
+    return found
+
+
 def _comprehension_conditions(comp_for: cst.CompFor | None) -> list[cst.BaseExpression]:
     conditions: list[cst.BaseExpression] = []
     while comp_for is not None:

@@ -137,7 +137,15 @@ def _field_path_with(
 ) -> Inferred:
     """The field path from the candidates ``facts`` make of the message and its guard."""
     leaves = analysis.known_leaves(facts, site)
-    mentioned = [leaves[w] for w in _mentioned_words(parts, leaves, facts.inputs)]
+    wording = {
+        path
+        for test in analysis.wording_tests(site)
+        for path in analysis.input_references(test, facts, site)[0]
+    }
+    named = [leaves[w] for w in _mentioned_words(parts, leaves, facts.inputs)]
+    # "WARNING (acknowledged): ..." under ``if acknowledged: ... else: ...``: the test chose
+    # the words, so the name they say is the mode the text reports, not the culprit.
+    mentioned = [path for path in named if path not in wording]
     interpolated: list[str] = []
     situated: list[str] = []
     lost = False
@@ -165,7 +173,7 @@ def _field_path_with(
         whole = analysis.input_references(guard, facts, site, whole=True)[0]
         through_element = [path for path in guarding if path not in whole]
     spelled = spelled_path(parts, lambda index: _zero_based(index, facts))
-    return infer_field_path(
+    inferred = infer_field_path(
         mentioned,
         interpolated,
         guarding,
@@ -180,6 +188,17 @@ def _field_path_with(
         through_element=through_element,
         situated=situated,
     )
+    if len(mentioned) < len(named):
+        return _worded_by_mode(inferred, [path for path in named if path in wording])
+    return inferred
+
+
+def _worded_by_mode(inferred: Inferred, modes: list[str]) -> Inferred:
+    """A message part of whose words a mode chose (``if acknowledged:`` "accepted
+    (acknowledged): the quantity is unusual") is a weaker witness than one the author wrote
+    once: whatever it names besides the mode stays low."""
+    reason = f"{inferred.reason}; the wording test put {modes[0]!r} into the message"
+    return Inferred.low(inferred.value, reason)
 
 
 def site_code(
