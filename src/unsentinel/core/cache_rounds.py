@@ -7,7 +7,8 @@ pack (:mod:`unsentinel.core.cache_packs`) holds for the files and facts of this 
 
 Each file's output after a round has an *identity*, a hash of its canonical encoding, so
 the facts a round starts from are named by the identities of the outputs they are merged
-from (with the modules the configuration names, which the features read when they settle).
+from (with the modules the configuration names and the tests' data files, which the
+features read when they settle).
 What a round learnt is kept under those names (:mod:`unsentinel.core.cache_facts`): where
 an edit changed no file's output, a warm run neither merges nor digests the facts, and
 reads a file's facts from its pack only where it merges them. A later round whose output
@@ -56,7 +57,8 @@ class CachedRounds:
     computed: set[Path] = field(default_factory=set)  # files with a gather output not cached
     result_keys: dict[Path, str] = field(default_factory=dict)
     run: str | None = None  # the whole run's key (:mod:`unsentinel.core.cache_runs`)
-    configured: str | None = None  # the digest of the modules the configuration names
+    # the digest of the modules the configuration names and of the tests' data files
+    configured: str | None = None
     name: str | None = None  # the name of the facts the round starts from
     digest: str | None = None  # their digest, where a step said it or a fold was kept
     step: Step | None = None  # the kept step that led to them
@@ -87,7 +89,7 @@ class CachedRounds:
         """The results a run with the same inputs kept, if any; remembers the run's key so
         that this run keeps its own results when the answer is not there."""
         paths = [config.root / path for path in generated_modules(config, suite.sections)]
-        self.configured = configured_digest(paths)
+        self.configured = configured_digest([*paths, *suite.data_files])
         self.run = run_key(self.cache, tasks, self.keys, early, self.configured)
         answer = load_run(self.cache, self.run, tasks) if self.run is not None else None
         if answer is None:

@@ -2,8 +2,9 @@
 
 A check's results are a function of what it reads: the tool and its settings (the
 settings key), every file's display path, module name and bytes (the per-file keys), and
-the modules the configuration names, which the features read back when they settle their
-facts (the codes a human kept in ``warning_codes.py``). With all of them as they were, the
+the files the features read back when they settle their facts: the modules the
+configuration names (the codes a human kept in ``warning_codes.py``) and the tests' data
+files (:mod:`unsentinel.core.data_files`). With all of them as they were, the
 per-file entries would lead, round by round, to the answer already known: each gather
 round's outputs looked up and merged, the merged facts digested to key the next round,
 every result decoded. On the standard library plus site-packages that took two of the
@@ -58,8 +59,9 @@ def run_key(
 
 
 def configured_digest(paths: Iterable[Path]) -> str:
-    """A digest of the modules the configuration names (their paths and bytes), whether or
-    not they exist: the features read them back when they settle their facts."""
+    """A digest of the modules the configuration names and of the tests' data files (their
+    paths and bytes), whether or not they exist: the features read them back when they
+    settle their facts."""
     return sha256("\0".join(f"{path}\0{_digest_of(path)}" for path in paths).encode())
 
 

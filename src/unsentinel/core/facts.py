@@ -52,6 +52,10 @@ class Facts(Protocol):
         """Facts the rules recorded while reading one parsed file."""
         ...
 
+    # Optional: ``from_data(files, config) -> Self | None``, the facts a feature reads from
+    # the run's test-data files (:mod:`unsentinel.core.data_files`); the runner merges
+    # them with every round's facts.
+
     def merge(self, other: Self) -> Self:
         """The union of two files' facts; associative, so the order of files is irrelevant."""
         ...

@@ -42,9 +42,10 @@ def facts_of_context(
 
 
 def merge_facts(suite: Suite, config: Config, per_file: Iterable[tuple[Any, ...]]) -> FactBook:
-    """Fold every file's facts into one value per feature, then let each feature settle."""
+    """Fold every file's facts (and the suite's seed, read from its data files) into one
+    value per feature, then let each feature settle."""
     parts: dict[type[Any], list[Any]] = {kind: [kind()] for kind in suite.facts}
-    for values in per_file:
+    for values in (suite.seed, *per_file):
         for value in values:
             parts.setdefault(type(value), []).append(value)
     merged = {kind: _merge_all(values) for kind, values in parts.items()}

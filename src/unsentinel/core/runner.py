@@ -20,6 +20,7 @@ from unsentinel.core.cache import CheckCache, Recalled, settings_key
 from unsentinel.core.cache_rounds import BrokenEntry, CachedRounds
 from unsentinel.core.cache_runs import store_run
 from unsentinel.core.config import Config, unshipped_outputs
+from unsentinel.core.data_files import with_data
 from unsentinel.core.decisions import Decisions
 from unsentinel.core.discovery import discover
 from unsentinel.core.engine import Pipeline
@@ -86,6 +87,7 @@ def _run(
 ) -> RunResult:
     discovery = discover(paths, config, options.files_from)
     tasks = list(discovery.tasks)
+    suite = with_data(suite, paths, config, options.files_from)
     seen: dict[Path, bytes] = {}  # bytes read before the pipeline: it reads none twice
     done: dict[int, FileResult] = {}  # results that need no pipeline (index in tasks)
     memo: CachedRounds | None = None

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -33,6 +34,10 @@ class Suite:
     facts: tuple[type[Any], ...] = ()  # each a :class:`~unsentinel.core.facts.Facts` class
     emitters: tuple[Emitter, ...] = ()
     sections: tuple[Section, ...] = ()  # each feature's settings, and the modules it generates
+    # The run's test-data files (core/data_files.py), and the facts the features read from
+    # them (:meth:`~unsentinel.core.facts.Facts.from_data`): merged with every round's.
+    data_files: tuple[Path, ...] = ()
+    seed: tuple[Any, ...] = ()
 
     @cached_property
     def rule_classes(self) -> tuple[type[Rule], ...]:

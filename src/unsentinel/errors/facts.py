@@ -8,10 +8,12 @@ of those keeps the old shape (reported as skip), because one of its producers do
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from unsentinel.errors.data_pins import DataFile, Pin, pins
 from unsentinel.errors.key_places import missed_reads
 from unsentinel.errors.returned import MODEL_DUMPS, linked_holds, reaching
 
@@ -19,6 +21,8 @@ if TYPE_CHECKING:
     from unsentinel.core.config import Config
     from unsentinel.core.facts import ReadFile
     from unsentinel.core.rule import RuleContext
+
+_ADDED = frozenset({"success", "error"})  # the keys the envelope adds where they are absent
 
 
 @dataclass
@@ -46,6 +50,7 @@ class ErrorNotes:
     key_places: set[tuple[str, str, str]] = field(default_factory=set)
     kept_keys: set[tuple[str, str]] = field(default_factory=set)
     test_reads: set[tuple[str, str, str, str]] = field(default_factory=set)
+    parameters: set[tuple[str, str]] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -121,10 +126,34 @@ class ErrorFacts:
     # (callee, caller) the held caller returns the callee's result: held too
     held_returning: frozenset[tuple[str, str]] = frozenset()
     held_returned: frozenset[tuple[str, str]] = frozenset()
+    # (function, parameter) of the functions with error dicts that change: a case of a data
+    # file that names one may give its arguments by these names (errors/data_pins.py)
+    parameters: frozenset[tuple[str, str]] = frozenset()
+    # the run's test-data files (shown, path, stamp: errors/data_pins.py), from no Python file
+    data_files: frozenset[DataFile] = frozenset()
+    # settled: (function, data file, key, how) a case of a data file names the function with
+    # a key its error dicts change or move: held, wherever it is defined
+    pinned: frozenset[Pin] = frozenset()
 
     @classmethod
     def from_source(cls, data: bytes) -> ErrorFacts | None:
         return None  # the functions a file defines are core.defined.DefinedNames
+
+    @classmethod
+    def from_data(cls, files: Sequence[Path], config: Config) -> ErrorFacts | None:
+        """The test-data files a case may pin a function's output in, each with a stamp
+        that changes with its bytes (read only if there are error dicts to migrate)."""
+        found = set()
+        for path in files:
+            try:
+                stat = path.stat()
+            except OSError:
+                continue
+            if stat.st_size <= config.max_file_size:
+                found.add(
+                    (_shown(path, config.root), str(path), f"{stat.st_mtime_ns}:{stat.st_size}")
+                )
+        return cls(data_files=frozenset(found)) if found else None
 
     @classmethod
     def from_context(cls, context: ReadFile) -> ErrorFacts:
@@ -150,6 +179,7 @@ class ErrorFacts:
             key_places=frozenset(notes.key_places),
             kept_keys=frozenset(notes.kept_keys),
             test_reads=frozenset(notes.test_reads),
+            parameters=frozenset(notes.parameters),
         )
 
     def merge(self, other: ErrorFacts) -> ErrorFacts:
@@ -181,6 +211,9 @@ class ErrorFacts:
             held_returning=self.held_returning | other.held_returning,
             held_returned=self.held_returned | other.held_returned,
             kept_templates=self.kept_templates | other.kept_templates,
+            parameters=self.parameters | other.parameters,
+            data_files=self.data_files | other.data_files,
+            pinned=self.pinned | other.pinned,
         )
 
     def settle(self, config: Config) -> ErrorFacts:
@@ -205,7 +238,9 @@ class ErrorFacts:
         blocked = frozenset((f, k) for f, k in self.extra_reads if k in moved_of.get(f, set()))
         detected = self._detected()
         test_blocked = frozenset(missed_reads(self.test_reads, places_of, kept_of))
+        pinned = frozenset(self._pinned(reach))
         held = set(self.held_functions | self.asserted | self.doubled) | dumps
+        held |= {function for function, _file, _key, _how in pinned}
         held |= {function for function, _key in blocked}
         held |= {function for function, _check, _key in detected}
         held |= {function for function, _key, _place in test_blocked}
@@ -229,7 +264,28 @@ class ErrorFacts:
             test_blocked=test_blocked,
             held_returning=frozenset(returning.items()),
             held_returned=frozenset(returned.items()),
+            pinned=pinned,
         )
+
+    def _pinned(self, reach: dict[str, set[str]]) -> set[Pin]:
+        """A case of a test-data file names a function with a key its error dicts (or those
+        of a function whose result it returns) change or move: the error string, or a key
+        that leaves the top level and that no success dict of it has."""
+        if not self.data_files or not self.producing:
+            return set()
+        kept = _by_function(self.kept_keys)
+        changing: dict[str, set[str]] = {}
+        for function, key, presence in self.changed_keys:
+            # presence: the key leaves the top level, or is added (``success``, an absent
+            # ``error``: nothing to pin); otherwise the ``error`` string becomes an object
+            moved = presence and key not in _ADDED and key not in kept.get(function, ())
+            if moved or not presence:
+                changing.setdefault(function, set()).add(key)
+        keys_of = {
+            function: frozenset(_union(changing, sources))
+            for function, sources in reaching(self.returns, changing).items()
+        }
+        return pins(sorted(self.data_files), keys_of, _by_function(self.parameters))
 
     def _detected(self) -> frozenset[tuple[str, str, str]]:
         """``(producer, reader, key)``: a generic check tests a marker the producer's error
@@ -302,3 +358,9 @@ def _by_function(pairs: Iterable[tuple[str, T]]) -> dict[str, set[T]]:
 
 def _union(table: dict[str, set[T]], functions: Iterable[str]) -> set[T]:
     return {value for function in functions for value in table.get(function, ())}
+
+
+def _shown(path: Path, root: Path) -> str:
+    """How a reason names a data file: from the project root, else as it is."""
+    real = root.resolve()
+    return path.relative_to(real).as_posix() if path.is_relative_to(real) else path.as_posix()

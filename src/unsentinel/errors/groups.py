@@ -167,7 +167,9 @@ class ErrorGroups:
         if function is not None:
             name = function.name.value
             changed = {(name, key, presence) for key, presence in changed_keys(frozenset(keys))}
-            self.context.shared(ErrorNotes).changed_keys |= changed
+            notes = self.context.shared(ErrorNotes)
+            notes.changed_keys |= changed
+            notes.parameters |= {(name, parameter) for parameter in _parameters(function)}
 
     def moves(self, node: cst.CSTNode, shape: Shape) -> None:
         """The keys an error dict of this function moves: its extra keys into
@@ -185,6 +187,13 @@ class ErrorGroups:
         if function is not None:
             name = function.name.value
             self.context.shared(ErrorNotes).kept_keys |= {(name, key) for key in keys}
+
+
+def _parameters(function: cst.FunctionDef) -> set[str]:
+    """The names ``function`` takes by keyword (a data file's case may pass them)."""
+    params = function.params
+    named = [*params.posonly_params, *params.params, *params.kwonly_params]
+    return {param.name.value for param in named}
 
 
 def _in_class(

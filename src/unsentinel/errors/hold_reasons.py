@@ -2,13 +2,15 @@
 
 A function is held for something in its own body (an error-looking dict left alone), for
 what its readers do (a key read where no rewrite follows, a failure checked in the old
-shape, a test double), or through another function it is linked with: one whose error it
-passes on, whose result it returns, or that returns its result. A linked hold names the
-function it came from and that function's own reason, so a reviewer can follow the chain.
+shape, a test double, a case of a test-data file that names it: errors/data_pins.py), or
+through another function it is linked with: one whose error it passes on, whose result it
+returns, or that returns its result. A linked hold names the function it came from and that
+function's own reason, so a reviewer can follow the chain.
 """
 
 from __future__ import annotations
 
+from unsentinel.errors.data_pins import RANK as _RANK
 from unsentinel.errors.facts import ErrorFacts
 from unsentinel.errors.returned import MODEL_DUMPS
 
@@ -61,6 +63,7 @@ def _held_for_itself(name: str, facts: ErrorFacts) -> bool:
         or name in facts.held_callees
         or any(f == name for f, _key in facts.blocked)
         or any(f == name for f, _key, _place in facts.test_blocked)
+        or any(f == name for f, _file, _key, _how in facts.pinned)
     )
 
 
@@ -71,6 +74,10 @@ def _own_reason(name: str, facts: ErrorFacts, local: frozenset[str]) -> str:
     )
     if name in local:
         return left_alone
+    pinned = sorted((file, key, how) for f, file, key, how in facts.pinned if f == name)
+    if pinned:
+        file, key, how = min(pinned, key=lambda pin: (_RANK[pin[2]], pin))
+        return f"{file} pins the output of {name}() ({key!r} {how}); {_TOGETHER}"
     read = sorted(key for f, key in facts.blocked if f == name)
     checked = sorted((check, key) for f, check, key in facts.detected if f == name)
     if checked and not read:
