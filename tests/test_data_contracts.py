@@ -23,6 +23,7 @@ from projects import apply_and_run_tests, changed_names, diff_project, write_pac
 from unsentinel.core.cache import CACHE_DIR
 from unsentinel.core.model import Action, Mode
 from unsentinel.core.result import RunResult
+from unsentinel.errors import data_pins
 from unsentinel.errors.facts import ErrorFacts
 from unsentinel.registry import load_config, run
 
@@ -174,6 +175,27 @@ def test_a_data_file_outside_the_tests_holds_nothing(tmp_path: Path) -> None:
     (root / "pkg" / "cases.json").write_text(json.dumps([MISSING]), "utf-8")
     result = diff_project(root)
     assert "get_item" not in result.facts.get(ErrorFacts).held_functions
+
+
+def test_a_data_file_is_read_once_and_only_with_error_dicts_to_migrate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads: list[Path] = []
+    load = data_pins._load
+
+    def counted(path: Path) -> Any:
+        reads.append(path)
+        return load(path)
+
+    monkeypatch.setattr(data_pins, "_load", counted)
+    root = _project(tmp_path / "errors", [MISSING, LISTED])
+    diff_project(root)
+    assert [path.name for path in reads] == ["cases.json"]
+    reads.clear()
+    quiet = _project(tmp_path / "quiet", [MISSING, LISTED])
+    (quiet / "pkg" / "tools.py").write_text("def get_item(item_id):\n    return {}\n", "utf-8")
+    diff_project(quiet)
+    assert reads == []
 
 
 def _check(root: Path, *, whole_runs: bool) -> RunResult:
