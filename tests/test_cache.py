@@ -428,15 +428,17 @@ from unsentinel.core.model import Mode
 root = Path(sys.argv[1]).resolve()
 config = registry.load_config((root,))
 opened = set()
-discovered = runner.discover
+data = set()
+discovered = runner.discover_with_data
 def discover_then_watch(*args, **kwargs):
-    found = discovered(*args, **kwargs)
+    found, suite = discovered(*args, **kwargs)
+    data.update(os.path.realpath(path) for path in suite.data_files)
     sys.addaudithook(watch)
-    return found
+    return found, suite
 def watch(event, args):
     if event == "open" and isinstance(args[0], (str, os.PathLike)):
         opened.add(os.path.realpath(args[0]))
-runner.discover = discover_then_watch
+runner.discover_with_data = discover_then_watch
 result = registry.run([root], config, Mode.CHECK, jobs=1)
 assert result.findings > 0
 tasks = {os.path.realpath(task.path) for task in result.discovery.tasks}
@@ -444,16 +446,19 @@ suite = registry.suite(config)
 configured = {os.path.realpath(root / p) for p in generated_modules(config, suite.sections)}
 inside = {path for path in opened if Path(path).is_relative_to(root)}
 assert tasks <= inside, "the hook saw the files read"
-print(*sorted(inside - tasks - configured), sep="\\n")
+assert data, "the tests' data files were found"
+print(*sorted(inside - tasks - configured - data), sep="\\n")
 """
 
 
 def test_a_check_reads_no_file_the_run_key_leaves_out(tmp_path: Path) -> None:
     """After discovery (whose inputs decide the files, hence the key), a check opens only
-    the files it checks and the modules the configuration names: the run key's inputs."""
+    the files it checks, the modules the configuration names and the tests' data files: the
+    run key's inputs."""
     root = tmp_path / "mcp_orders"
     shutil.copytree(FIXTURES / "mcp_orders", root)
     (root / "warning_codes.py").write_text('ORDER_FROZEN = "order_locked"\n')
+    (root / "tests" / "cases.json").write_text('[{"tool": "create_order", "error": "x"}]\n')
     probe = subprocess.run(
         [sys.executable, "-c", READS_PROBE, str(root)], capture_output=True, text=True
     )

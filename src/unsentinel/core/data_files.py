@@ -3,8 +3,8 @@
 A suite that keeps its cases in ``tests/eval_cases.json`` (the tool each case calls, the
 keys its output must have) pins the output of the functions it names as surely as a
 ``assert result["error"] == ...`` does, though no Python code shows the read. The runner
-finds such files under the run's paths, the same way it finds Python files (ignore files and
-excludes honoured), and hands them to every feature whose facts read them
+finds such files under the run's paths in the walk that finds its Python files (ignore
+files and excludes honoured), and hands them to every feature whose facts read them
 (:meth:`~unsentinel.core.facts.Facts.from_data`); the check cache digests them like the
 modules the configuration names, so an edit of one is an edit of the run's inputs.
 
@@ -15,42 +15,45 @@ resources, a schema) are not test data: nothing in them says a test reads them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from unsentinel.core.config import Config
-from unsentinel.core.discovery import discover
+from unsentinel.core.discovery import PYTHON_SUFFIXES, Discovery, discover
 from unsentinel.core.suite import Suite
 
 DATA_SUFFIXES = (".json", ".yaml", ".yml")
 TEST_DIRECTORIES = frozenset({"tests", "test", "testing"})
 
 
-def with_data(
-    suite: Suite, paths: Iterable[Path], config: Config, files_from: Iterable[str] = ()
-) -> Suite:
-    """``suite`` with the run's test-data files and what its features read from them (no
-    walk for a suite whose facts read none)."""
+def discover_with_data(
+    paths: Sequence[Path], config: Config, files_from: Sequence[str], suite: Suite
+) -> tuple[Discovery, Suite]:
+    """The run's Python files, and ``suite`` with its test-data files and what its features
+    read from them. One walk finds both (a second walk of the tree cost a warm check as
+    much as the first); a suite whose facts read no data file walks for Python files only."""
     readers = [kind.from_data for kind in suite.facts if hasattr(kind, "from_data")]
     if not readers:
-        return suite
-    files = data_files(paths, config, files_from)
-    seed = (reader(files, config) for reader in readers)
-    return replace(suite, data_files=files, seed=tuple(v for v in seed if v is not None))
-
-
-def data_files(
-    paths: Iterable[Path], config: Config, files_from: Iterable[str] = ()
-) -> tuple[Path, ...]:
-    """The test-data files under ``paths`` and among ``files_from`` (each a real path), in
-    a stable order."""
+        return discover(paths, config, files_from), suite
+    found = discover(paths, config, files_from, suffixes=PYTHON_SUFFIXES + DATA_SUFFIXES)
+    named = _named(paths, files_from)
+    python = [t for t in found.tasks if not _is_data(t.path) or t.path.resolve() in named]
     root = config.root.resolve()
-    found = discover(paths, config, files_from, suffixes=DATA_SUFFIXES)
-    real = (task.path.resolve() for task in found.tasks)
-    return tuple(
-        path for path in real if path.name.endswith(DATA_SUFFIXES) and _of_tests(path, root)
-    )
+    data = (task.path for task in found.tasks if _is_data(task.path))
+    files = tuple(path.resolve() for path in data if _of_tests(path, root))
+    seed = tuple(v for v in (reader(files, config) for reader in readers) if v is not None)
+    return replace(found, tasks=tuple(python)), replace(suite, data_files=files, seed=seed)
+
+
+def _is_data(path: Path) -> bool:
+    return path.name.endswith(DATA_SUFFIXES)
+
+
+def _named(paths: Iterable[Path], files_from: Iterable[str]) -> set[Path]:
+    """The files the command line names: taken whatever their suffix, as before."""
+    named = [*paths, *(Path(line) for line in files_from if line.strip())]
+    return {path.resolve() for path in named if path.is_file()}
 
 
 def _of_tests(path: Path, root: Path) -> bool:

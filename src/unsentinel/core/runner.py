@@ -20,9 +20,8 @@ from unsentinel.core.cache import CheckCache, Recalled, settings_key
 from unsentinel.core.cache_rounds import BrokenEntry, CachedRounds
 from unsentinel.core.cache_runs import store_run
 from unsentinel.core.config import Config, unshipped_outputs
-from unsentinel.core.data_files import with_data
+from unsentinel.core.data_files import discover_with_data
 from unsentinel.core.decisions import Decisions
-from unsentinel.core.discovery import discover
 from unsentinel.core.engine import Pipeline
 from unsentinel.core.facts import FactBook
 from unsentinel.core.gather import changed_functions, merge_results
@@ -85,9 +84,8 @@ def run(
 def _run(
     paths: Sequence[Path], config: Config, mode: Mode, suite: Suite, options: RunOptions
 ) -> RunResult:
-    discovery = discover(paths, config, options.files_from)
+    discovery, suite = discover_with_data(paths, config, tuple(options.files_from), suite)
     tasks = list(discovery.tasks)
-    suite = with_data(suite, paths, config, options.files_from)
     seen: dict[Path, bytes] = {}  # bytes read before the pipeline: it reads none twice
     done: dict[int, FileResult] = {}  # results that need no pipeline (index in tasks)
     memo: CachedRounds | None = None
