@@ -429,16 +429,21 @@ root = Path(sys.argv[1]).resolve()
 config = registry.load_config((root,))
 opened = set()
 data = set()
-discovered = runner.discover_with_data
+discovered = runner.discover
 def discover_then_watch(*args, **kwargs):
-    found, suite = discovered(*args, **kwargs)
-    data.update(os.path.realpath(path) for path in suite.data_files)
+    found = discovered(*args, **kwargs)
     sys.addaudithook(watch)
-    return found, suite
+    return found
 def watch(event, args):
     if event == "open" and isinstance(args[0], (str, os.PathLike)):
         opened.add(os.path.realpath(args[0]))
-runner.discover_with_data = discover_then_watch
+runner.discover = discover_then_watch
+split = runner.with_data
+def note_data(*args, **kwargs):
+    found, suite = split(*args, **kwargs)
+    data.update(os.path.realpath(path) for path in suite.data_files)
+    return found, suite
+runner.with_data = note_data
 result = registry.run([root], config, Mode.CHECK, jobs=1)
 assert result.findings > 0
 tasks = {os.path.realpath(task.path) for task in result.discovery.tasks}

@@ -15,28 +15,33 @@ resources, a schema) are not test data: nothing in them says a test reads them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from unsentinel.core.config import Config
-from unsentinel.core.discovery import PYTHON_SUFFIXES, Discovery, discover
+from unsentinel.core.discovery import PYTHON_SUFFIXES, Discovery
 from unsentinel.core.suite import Suite
 
 DATA_SUFFIXES = (".json", ".yaml", ".yml")
 TEST_DIRECTORIES = frozenset({"tests", "test", "testing"})
 
 
-def discover_with_data(
-    paths: Sequence[Path], config: Config, files_from: Sequence[str], suite: Suite
+def discovery_suffixes(suite: Suite) -> tuple[str, ...]:
+    """What the run's walk takes: the data files too where a feature reads them (one walk
+    finds both; a second walk of the tree cost a warm check as much as the first)."""
+    return PYTHON_SUFFIXES + DATA_SUFFIXES if _readers(suite) else PYTHON_SUFFIXES
+
+
+def with_data(
+    found: Discovery, paths: Sequence[Path], files_from: Sequence[str], config: Config, suite: Suite
 ) -> tuple[Discovery, Suite]:
     """The run's Python files, and ``suite`` with its test-data files and what its features
-    read from them. One walk finds both (a second walk of the tree cost a warm check as
-    much as the first); a suite whose facts read no data file walks for Python files only."""
-    readers = [kind.from_data for kind in suite.facts if hasattr(kind, "from_data")]
+    read from them, out of a walk that took both (:func:`discovery_suffixes`)."""
+    readers = _readers(suite)
     if not readers:
-        return discover(paths, config, files_from), suite
-    found = discover(paths, config, files_from, suffixes=PYTHON_SUFFIXES + DATA_SUFFIXES)
+        return found, suite
     named = _named(paths, files_from)
     python = [t for t in found.tasks if not _is_data(t.path) or t.path.resolve() in named]
     root = config.root.resolve()
@@ -44,6 +49,10 @@ def discover_with_data(
     files = tuple(path.resolve() for path in data if _of_tests(path, root))
     seed = tuple(v for v in (reader(files, config) for reader in readers) if v is not None)
     return replace(found, tasks=tuple(python)), replace(suite, data_files=files, seed=seed)
+
+
+def _readers(suite: Suite) -> list[Callable[[Sequence[Path], Config], Any]]:
+    return [kind.from_data for kind in suite.facts if hasattr(kind, "from_data")]
 
 
 def _is_data(path: Path) -> bool:

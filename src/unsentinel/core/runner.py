@@ -20,8 +20,9 @@ from unsentinel.core.cache import CheckCache, Recalled, settings_key
 from unsentinel.core.cache_rounds import BrokenEntry, CachedRounds
 from unsentinel.core.cache_runs import store_run
 from unsentinel.core.config import Config, unshipped_outputs
-from unsentinel.core.data_files import discover_with_data
+from unsentinel.core.data_files import discovery_suffixes, with_data
 from unsentinel.core.decisions import Decisions
+from unsentinel.core.discovery import discover
 from unsentinel.core.engine import Pipeline
 from unsentinel.core.facts import FactBook
 from unsentinel.core.gather import changed_functions, merge_results
@@ -84,7 +85,9 @@ def run(
 def _run(
     paths: Sequence[Path], config: Config, mode: Mode, suite: Suite, options: RunOptions
 ) -> RunResult:
-    discovery, suite = discover_with_data(paths, config, tuple(options.files_from), suite)
+    files_from = tuple(options.files_from)
+    discovery = discover(paths, config, files_from, suffixes=discovery_suffixes(suite))
+    discovery, suite = with_data(discovery, paths, files_from, config, suite)
     tasks = list(discovery.tasks)
     seen: dict[Path, bytes] = {}  # bytes read before the pipeline: it reads none twice
     done: dict[int, FileResult] = {}  # results that need no pipeline (index in tasks)
