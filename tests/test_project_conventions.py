@@ -209,6 +209,9 @@ def test_the_rewrite_is_clean_under_the_projects_own_ruff(tmp_path: Path) -> Non
     assert "        result['warnings'].append(\n            Warning(\n" in tools
     # An implicit concatenation moved under ``message=``: its parts at the label's indent.
     assert "message=f'Query failed in {region} with {code}. '\n                f'Error:" in tools
+    # A parenthesized message: laid out from its '(' (the construction takes its place).
+    assert "    note = Warning(\n        severity=" in tools
+    assert "        message=(\n            f'{prefix} could not" in tools
     # A sole element of a list hugging its brackets: the list breaks around it.
     assert "            warnings=[\n                Warning(\n" in tools
     # A call broken after ``(`` already: each argument on a line of its own, comma after.
@@ -332,6 +335,14 @@ def query(region, code, exc, summary):
             f'Query failed in {region} with {code}. '
             f'Error: {exc}. This error is not retryable, so the region is skipped.'
         )
+
+
+def on_behalf(prefix, name, error, result):
+    note = (
+        f'{prefix} could not raise the request on behalf of {name}: '
+        f'{error}; it was raised as the service account instead'
+    )
+    result['warnings'].append(note)
 
 
 def recommend(queries, field_usage, recommendation):

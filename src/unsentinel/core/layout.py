@@ -42,13 +42,11 @@ def call_code(
     lines = [opener]
     for key, value in arguments:
         label = f"{key}=" if name else f'"{key}": '
-        if column == len(indentation):
-            # The value began its line: its continuation lines (an implicit concatenation's
-            # parts, a call's arguments) keep their place relative to that line, which now
-            # starts with the label -- the formatter's hanging indent, not an alignment.
-            delta = block_indent + len(inner) - column
-        else:
-            delta = block_indent + len(inner) + len(label) - column
+        # Continuation lines (an implicit concatenation's parts, a call's arguments, a
+        # closing parenthesis) keep their place relative to the line the value began on,
+        # which now starts with the label: the formatter's hanging indent, not an
+        # alignment with the value's first character.
+        delta = block_indent + len(inner) - len(indentation)
         lines.append(f"{inner}{label}{_shift(value, delta)},")
     lines.append(f"{base}{closer}")
     return "\n".join(lines)

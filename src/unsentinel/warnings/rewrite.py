@@ -177,9 +177,18 @@ class WarningRewriter(WarningRule):
             # Layout needs positions, which only a rewrite pays for (not check or gather).
             assert isinstance(updated, cst.BaseExpression)
             position = self.context.position(expr)
-            line_text = self.analysis.lines[position.line - 1]
-            end_line_text = self.analysis.lines[position.end_line - 1]
-            suffix_length = len(end_line_text.rstrip()) - (position.end_column - 1)
+            # The replacement takes the expression's parentheses with it: lay it out from
+            # its opening one (``note = (`` / ``f"..."`` / ``f"..."`` / ``)``).
+            parens = len(getattr(expr, "lpar", ()))
+            line, column = _before_parens(
+                self.analysis.lines, position.line, position.column, parens
+            )
+            end_line, end_column = _after_parens(
+                self.analysis.lines, position.end_line, position.end_column, parens
+            )
+            line_text = self.analysis.lines[line - 1]
+            end_line_text = self.analysis.lines[end_line - 1]
+            suffix_length = len(end_line_text.rstrip()) - (end_column - 1)
             block_indent = self._block_indent(expr)
             if updated is expr or not (stripped.marker or stripped.runtime):
                 new_message = message if updated is expr else updated
@@ -203,7 +212,7 @@ class WarningRewriter(WarningRule):
             )
             text = layout(
                 line_text=line_text,
-                column=position.column - 1,
+                column=column - 1,
                 suffix_length=max(0, suffix_length),
             )
             # Where ``warnings.append(Warning(`` no longer fits, the formatter's split puts
@@ -321,3 +330,31 @@ def _path_code(path: str | None) -> str:
     if path is None:
         return "None"
     return f'f"{path}"' if "{" in path else f'"{path}"'
+
+
+def _before_parens(lines: list[str], line: int, column: int, parens: int) -> tuple[int, int]:
+    """The 1-based line and column of the first of ``parens`` opening parentheses that end
+    just before (line, column), whitespace and line breaks between them skipped."""
+    for _ in range(parens):
+        column -= 1
+        while column < 1 or not lines[line - 1][column - 1].strip():
+            if column < 1:
+                line -= 1
+                column = len(lines[line - 1])
+            else:
+                column -= 1
+    return line, column
+
+
+def _after_parens(lines: list[str], line: int, column: int, parens: int) -> tuple[int, int]:
+    """The line and the (exclusive, 1-based) end column past ``parens`` closing parentheses
+    that follow (line, column)."""
+    for _ in range(parens):
+        while column > len(lines[line - 1]) or not lines[line - 1][column - 1].strip():
+            if column > len(lines[line - 1]):
+                line += 1
+                column = 1
+            else:
+                column += 1
+        column += 1
+    return line, column
