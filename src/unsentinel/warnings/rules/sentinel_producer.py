@@ -126,7 +126,7 @@ class SentinelWarningProducer(WarningProducer):
                         Warning(
                             severity="blocking",
                             message=f"serial_numbers count ({len(serial_numbers)}) "
-                                    + f"must equal actual_quantity ({actual_quantity}).",
+                            + f"must equal actual_quantity ({actual_quantity}).",
                             field_path="serial_numbers",
                             code=warning_codes.SERIAL_NUMBERS_COUNT_EQUAL_ACTUAL_QUANTITY,
                         )
