@@ -14,6 +14,23 @@ from unsentinel.core.runner import RunResult
 from unsentinel.registry import load_config, run
 
 
+def planned_field_paths(root: Path, source: str) -> dict[str, object]:
+    """``source`` as ``m.py`` of a project whose warnings list is ``warnings``, planned:
+    the first word of each producer's message -> the field path the plan infers for it."""
+    from unsentinel.output.plan import plan_document
+
+    (root / "pyproject.toml").write_text('[tool.unsentinel]\nwarning-list-names = ["warnings"]\n')
+    (root / "m.py").write_text(source)
+    result = run([root], load_config((root,)), Mode.PLAN)
+    lines = source.splitlines()
+    found: dict[str, object] = {}
+    for site in plan_document(result.results)["sites"]:
+        if site["kind"] == "producer":
+            text = lines[int(str(site["line"])) - 1].split('"', 1)[1]
+            found[text.split(" ")[0]] = site["field_path"]
+    return found
+
+
 def write_project(root: Path, files: dict[str, str]) -> Path:
     """Write ``{relative path: source}`` under ``root``, each source dedented and without
     its leading blank line, so tests can write modules as indented triple-quoted strings."""

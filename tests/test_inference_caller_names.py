@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from projects import planned_field_paths
 
 from unsentinel import Mode, load_config, run
 from unsentinel.output.plan import plan_document
@@ -75,17 +76,7 @@ def ship(request: ShipRequest, other: str, address) -> list[str]:  # a plain inp
 @pytest.fixture(scope="module")
 def paths(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     """First word of the message -> the field path the plan infers for it."""
-    root: Path = tmp_path_factory.mktemp("callers")
-    (root / "pyproject.toml").write_text('[tool.unsentinel]\nwarning-list-names = ["warnings"]\n')
-    (root / "m.py").write_text(SOURCE)
-    result = run([root], load_config((root,)), Mode.PLAN)
-    lines = SOURCE.splitlines()
-    found: dict[str, object] = {}
-    for site in plan_document(result.results)["sites"]:
-        if site["kind"] == "producer":
-            text = lines[int(str(site["line"])) - 1].split('"', 1)[1]
-            found[text.split(" ")[0]] = site["field_path"]
-    return found
+    return planned_field_paths(tmp_path_factory.mktemp("callers"), SOURCE)
 
 
 def test_the_run_reads_the_tmp_project(paths: dict[str, object]) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
+from projects import planned_field_paths
 
 from unsentinel import Mode, load_config, run
 from unsentinel.core.model import Confidence
@@ -131,20 +132,7 @@ KNOWN = {"A"}
 @pytest.fixture(scope="module")
 def paths(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     """Message start -> the field path the plan infers for it."""
-    root = tmp_path_factory.mktemp("derived")
-    (root / "pyproject.toml").write_text('[tool.unsentinel]\nwarning-list-names = ["warnings"]\n')
-    (root / "m.py").write_text(SOURCE)
-    from unsentinel.output.plan import plan_document
-
-    config = load_config((root,))
-    result = run([root], config, Mode.PLAN)
-    lines = SOURCE.splitlines()
-    found: dict[str, object] = {}
-    for site in plan_document(result.results)["sites"]:
-        if site["kind"] == "producer":
-            text = lines[int(str(site["line"])) - 1].split('"', 1)[1]
-            found[text.split(" ")[0]] = site["field_path"]
-    return found
+    return planned_field_paths(tmp_path_factory.mktemp("derived"), SOURCE)
 
 
 def test_a_local_computed_from_one_input_points_at_the_input(paths: dict[str, object]) -> None:
