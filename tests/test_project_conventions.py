@@ -19,7 +19,7 @@ from unsentinel.cli import main
 from unsentinel.core.layout import OwnLine, place_argument
 from unsentinel.core.model import Mode
 from unsentinel.core.tree import parent_map
-from unsentinel.registry import load_config, run
+from unsentinel.registry import load_config, rewrite_source, run
 
 
 @pytest.fixture
@@ -258,6 +258,10 @@ _IN_PLACE, _ALONE, _BROKEN_ALREADY = "in place", "laid out alone", "in place, ca
         pytest.param(
             "f(\n    x, indent=2\n)", _BROKEN, True, _BROKEN_ALREADY, None, id="after a break"
         ),
+        pytest.param("f(\n    x\n)", _BROKEN, True, _IN_PLACE, None, id="alone after a break"),
+        pytest.param(
+            "f(\n    # why\n    x, y\n)", _BROKEN, True, _IN_PLACE, None, id="a comment inside"
+        ),
         pytest.param("[x]", _BROKEN, True, _ALONE, 0, id="a sole element of a list"),
         pytest.param("[x, y]", _BROKEN, True, _ALONE, 1, id="one of several elements"),
         pytest.param("[x,\n y]", _BROKEN, True, _IN_PLACE, None, id="elements over lines"),
@@ -491,3 +495,19 @@ def test_an_error_written_key_by_key_is_broken_where_it_does_not_fit(tmp_path: P
     text = _diff(tmp_path, files)["pkg/tags.py"]
     assert '        r["error"] = ErrorDetail(\n' in text
     assert max(len(line) for line in text.splitlines()) <= 88
+
+
+def test_comments_among_the_arguments_of_a_broken_call_survive() -> None:
+    """Found by the property test: a sole argument after a break behind ``(``, with a
+    comment line before it and one after it, kept both once its call was no longer split
+    around it."""
+    source = (
+        "def complete(warnings):\n"
+        "    warnings.append(\n"
+        "        # why it blocks\n"
+        '        "BLOCK: order"  # the order\n'
+        "    )\n"
+    )
+    after, _sites = rewrite_source(source, path="app.py")
+    assert "        # why it blocks\n        Warning(\n" in after
+    assert "        )  # the order\n    )\n" in after

@@ -155,7 +155,9 @@ def place_argument(
 
     A call that breaks after ``(`` already has its arguments on a line of their own, so
     ``in_place`` is the rewrite laid out for that line, and the call's arguments are split
-    one per line around it (``insert(`` / ``0, Warning(`` would not survive the formatter).
+    one per line around it (``insert(`` / ``0, Warning(`` would not survive the formatter);
+    a sole argument there is on a line of its own already, and a call with comments among
+    its arguments is left as it is (splitting it would drop them).
     """
     if "\n" not in expression_code(in_place) or not one_line:
         return in_place
@@ -163,6 +165,8 @@ def place_argument(
     if bracket is None:
         return in_place
     if breaks_before_arguments(bracket):
+        if _items(bracket) == 1 or _has_comment(bracket):
+            return in_place  # on a line of its own already; comments keep their lines
         laid_alone = in_place
     else:
         laid_alone = alone(0 if _items(bracket) == 1 else len(","))
