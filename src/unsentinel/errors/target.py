@@ -29,6 +29,11 @@ class Target:
     def uses_helper(self) -> bool:
         return self.settings.error_target == "helper"
 
+    @property
+    def imported_module(self) -> str:
+        """The generated module every rewrite imports: the codes module."""
+        return module_path(self.settings.error_codes_module)
+
     def response(self, error: SiteError) -> cst.BaseExpression:
         """The whole failed response: the spec's envelope, or the configured helper's call."""
         if self.uses_helper:
@@ -56,7 +61,7 @@ class Target:
 
     def _codes_module(self) -> str:
         """Imports the codes module; returns the name the rewritten code refers to it by."""
-        codes_module = module_path(self.settings.error_codes_module)
+        codes_module = self.imported_module
         self.context.add_import(*_import_of(codes_module))
         return codes_module.rsplit(".", 1)[-1]
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import libcst as cst
 
 from unsentinel.core.model import Action, Inferred, Kind
+from unsentinel.core.reach import outside_package
 from unsentinel.core.rule import Example, Rule, RuleContext
 from unsentinel.core.syntax import LocalBindings
 from unsentinel.errors import build, dict_comments
@@ -510,6 +511,10 @@ class ErrorDict(Rule):
         unseen_callers = handed_out(function, self.context.parent)
         if unseen_callers is not None:
             self._lookalikes.held_note(node, unseen_callers)
+            return
+        unreachable = outside_package(self.context, self._target.imported_module)
+        if unreachable is not None:
+            self._lookalikes.held_note(node, unreachable)
             return
         changed = later_change(node, self.context.parent)
         if changed is not None:

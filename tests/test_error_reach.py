@@ -1,0 +1,72 @@
+"""An error dict in a file that cannot import the package the generated modules go into.
+
+A rewrite imports ``pkg.error_codes``. A handler beside the package that imports nothing
+from it (an example deployed from its own directory, a script run as ``python
+examples/x.py``) would fail with ``ModuleNotFoundError`` where it runs, while the
+project's own tests, which never run it, still pass (awslabs-lambda-tool-mcp-server's
+sample functions). Its error dicts are noted and left alone (core/reach.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from projects import diff_project, new_text, write_package_project
+
+from unsentinel.core.model import Action
+
+TOOL = """
+def lookup(key):
+    if not key:
+        return {"error": "key is required"}
+    return {"value": key}
+"""
+
+HANDLER = """
+def handler(event, context):
+    order = event.get("order")
+    if not order:
+        return {"error": "Missing order parameter"}
+    return {"order": order}
+"""
+
+
+def _run(tmp_path: Path, handler: str) -> tuple[str | None, str | None, list[str]]:
+    root = write_package_project(
+        tmp_path, {"pkg/tools.py": TOOL, "examples/order-lookup/app.py": handler}
+    )
+    result = diff_project(root)
+    notes = [
+        reason
+        for file in result.results
+        if file.path.endswith("app.py")
+        for site in file.sites
+        if site.action is Action.NOTE
+        for reason in site.reasons
+    ]
+    return new_text(result, "pkg/tools.py"), new_text(result, "app.py"), notes
+
+
+def test_a_self_contained_file_beside_the_package_is_noted_and_left_alone(
+    tmp_path: Path,
+) -> None:
+    tool, handler, notes = _run(tmp_path, HANDLER)
+    assert tool is not None and "from pkg import error_codes" in tool
+    assert handler is None
+    (note,) = notes
+    assert "outside the package pkg and imports nothing from it" in note
+    assert "pkg.error_codes" in note
+
+
+@pytest.mark.parametrize(
+    "import_line",
+    [
+        pytest.param("from pkg.tools import lookup\n", id="from the package's module"),
+        pytest.param("import pkg\n", id="the package itself"),
+    ],
+)
+def test_a_file_that_imports_the_package_migrates(tmp_path: Path, import_line: str) -> None:
+    _tool, handler, notes = _run(tmp_path, import_line + HANDLER)
+    assert handler is not None and "error_codes.VALIDATION_MISSING_PARAM" in handler
+    assert notes == []
