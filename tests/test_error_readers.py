@@ -1101,3 +1101,51 @@ def test_text_parsed_straight_from_a_call_is_read_as_that_calls_result(tmp_path:
     result = _diff_project(tmp_path, files)
     assert [r.path for r in result.results if r.changed] == []
     assert "check" in result.facts.get(ErrorFacts).held_functions
+
+
+LIST_TABLES = """
+import json
+
+
+async def list_tables(database):
+    if database != "main":
+        return json.dumps(
+            {
+                "success": False,
+                "database": database,
+                "error": f"Database not found: {database}",
+                "errorType": "NotFoundError",
+            }
+        )
+    return json.dumps({"success": True, "tables": []})
+"""
+
+PARSES_THROUGH_ITS_OWN_HELPER = """
+import json
+
+
+def parse_json_result(result):
+    text = result.content[0].text
+    return json.loads(text)
+
+
+async def test_missing_database(client):
+    result = await client.call_tool_mcp("list_tables", {"database": "nope"})
+    data = parse_json_result(result)
+    assert data["success"] is False
+    assert data["errorType"] == "NotFoundError"
+"""
+
+
+def test_a_reply_parsed_by_the_tests_own_helper_is_read_as_parsed_text(tmp_path: Path) -> None:
+    """``data = parse_json_result(result)``, a helper of the test module that returns
+    ``json.loads(...)``, reads the dict the tool built: ``errorType``, which the envelope
+    moves into ``error.details``, follows the migrated tool. Read as the result of a
+    function defined here that returns no error dict, the read was noted and left as it
+    was while ``list_tables`` migrated (mcp-server-motherduck)."""
+    files = {"tools.py": LIST_TABLES, "test_tools.py": PARSES_THROUGH_ITS_OWN_HELPER}
+    result = _diff_project(tmp_path, files)
+    test = next(r.new_text for r in result.results if r.path.endswith("test_tools.py"))
+    assert test is not None
+    assert 'data["error"]["details"]["errorType"] == "NotFoundError"' in test
+    assert _reasons(result, Action.NOTE) == []

@@ -30,6 +30,7 @@ from unsentinel.errors.case_assertions import (
 )
 from unsentinel.errors.envelope_reads import and_chain, failed, resubscript
 from unsentinel.errors.key_places import DETAIL_CONTAINERS, DISCRIMINATORS, MESSAGE_KEYS, new_path
+from unsentinel.errors.parsers import parsing_helpers
 from unsentinel.errors.placement import fit
 from unsentinel.errors.readers import SERIALISERS
 from unsentinel.errors.response_reads import FunctionReads, KeyRead
@@ -78,12 +79,17 @@ class ConsumerFinder:
         self.ours = ours
         self.untraced = untraced or Untraced()
         self._places: dict[cst.CSTNode, int] | None = None
+        self._parsers: frozenset[str] | None = None
 
     def scan_function(self, function: cst.FunctionDef) -> frozenset[str]:
         """Rewrite the test's reads; the variables whose reads it follows (on evidence)."""
         if not function.name.value.startswith("test"):
             return frozenset()
-        state = FunctionReads.collect(function, self.nodes, self.ours, self.context.code_for)
+        if self._parsers is None:
+            self._parsers = parsing_helpers(self.nodes)
+        state = FunctionReads.collect(
+            function, self.nodes, self.ours, self.context.code_for, self._parsers
+        )
         return self._rewrite(state)
 
     # -- deciding -----------------------------------------------------------------------

@@ -17,6 +17,7 @@ import libcst as cst
 from unsentinel.core.syntax import NodeIndex, result_call, string_key
 from unsentinel.errors.aliases import Aliases, aliases_of
 from unsentinel.errors.case_assertions import compared_dict
+from unsentinel.errors.parsers import parses
 from unsentinel.errors.readers import SERIALISERS
 from unsentinel.errors.shapes import is_json_loads
 from unsentinel.errors.tool_calls import tool_called
@@ -47,6 +48,8 @@ class FunctionReads:
     # bound by a call of a value of the test (a fixture, a local no alias resolves): it may
     # call any function the repository defines
     value_groups: set[int] = field(default_factory=set)
+    # the file's helpers that parse a reply, read as ``json.loads`` (errors/parsers.py)
+    parsers: frozenset[str] = frozenset()
 
     @classmethod
     def collect(
@@ -55,10 +58,12 @@ class FunctionReads:
         nodes: NodeIndex,
         ours: frozenset[str],
         code_for: Callable[[cst.CSTNode], str],
+        parsers: frozenset[str] = frozenset(),
     ) -> FunctionReads:
         """What ``function`` binds from calls and reads of them (``ours``: the repository's
-        functions, for tools called by name; ``code_for``: a node's source, for accessors)."""
-        state = cls()
+        functions, for tools called by name; ``code_for``: a node's source, for accessors;
+        ``parsers``: the file's helpers that parse a reply)."""
+        state = cls(parsers=parsers)
         aliases = aliases_of(nodes, function)
         # no re-walk: nodes by type and owning function
         for node in nodes.within(cst.Assign, function):
@@ -82,7 +87,7 @@ class FunctionReads:
         if isinstance(node, cst.Attribute):
             return self.root(node.value) if isinstance(node.value, cst.Name) else None
         if isinstance(node, cst.Call):
-            if is_json_loads(node) and node.args:
+            if parses(node, self.parsers) and node.args:
                 return self.root(node.args[0].value)
             if isinstance(node.func, cst.Attribute) and not node.args:
                 return self.root(node.func.value)
