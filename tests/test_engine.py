@@ -308,3 +308,22 @@ def test_a_new_section_block_goes_where_isort_puts_it(
 
     fixed = fix_imports(cst.parse_module(source), [request_], [], "app.mod", lambda t: t == "app")
     assert fixed.code == expected
+
+
+def test_a_name_of_a_package_imported_below_code_joins_that_packages_block() -> None:
+    """``from app import hass`` sits below a logging set-up, where LibCST's merge does not
+    look: the new ``from app import error_codes`` goes into that block, beside the
+    package's other imports, not to the end of the top block above the code (hass-mcp)."""
+    from unsentinel.core.imports import fix_imports
+
+    module = cst.parse_module(
+        "import logging\n\nlogging.basicConfig()\n\nfrom app.store import load\n"
+        "from app import hass\n\nx = 1\n"
+    )
+    requests = [ImportRequest("app", "error_codes"), ImportRequest("app.model", "Detail")]
+    fixed = fix_imports(module, requests, [], "app.server", lambda top: top == "app")
+    assert fixed.code == (
+        "import logging\n\nlogging.basicConfig()\n\n"
+        "from app import error_codes\nfrom app.model import Detail\n"
+        "from app.store import load\nfrom app import hass\n\nx = 1\n"
+    )

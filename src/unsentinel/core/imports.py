@@ -358,14 +358,30 @@ def _sort_key(statement: Statement, style: ImportStyle) -> tuple[bool, bool, str
 
 
 def _from_import_of(module: cst.Module, name: str) -> bool:
+    """Is there a ``from name import ...`` that LibCST's ``AddImportsVisitor`` merges into?
+    It reads only the imports at the top of the module, before any other statement: a
+    ``from name import x`` below code (after a logging set-up) is not merged into, and the
+    visitor would add the new name as a statement of its own at the end of the top block,
+    away from the imports of its section."""
     return any(
         isinstance(s, cst.SimpleStatementLine)
-        and len(s.body) == 1
         and isinstance(s.body[0], cst.ImportFrom)
         and not isinstance(s.body[0].names, cst.ImportStar)
         and _module_of(s.body[0]) == name
-        for s in module.body
+        for s in _top_imports(module)
     )
+
+
+def _top_imports(module: cst.Module) -> list[Statement]:
+    """The import statements before any other statement (a docstring aside)."""
+    body = list(module.body)
+    start = 1 if body and _is_docstring(body[0]) else 0
+    top: list[Statement] = []
+    for statement in body[start:]:
+        if _import_module(statement) is None:
+            break
+        top.append(statement)
+    return top
 
 
 def _already_imported(module: cst.Module, request: ImportRequest) -> bool:
