@@ -87,7 +87,10 @@ class ErrorDict(Rule):
         metric labels, ``%``-mappings, counters, routing tables,
         log ``extra=``, ``details=`` / ``metadata=`` arguments, per-item batch results and
         JSON-RPC protocol errors are left alone and listed in ``plan`` as notes with the
-        reason. An error inside a success envelope is reported, never moved.
+        reason; so are the error dicts of a file beside the package that imports nothing
+        from it (a script, a handler deployed on its own), which the rewrite would make
+        import the generated codes module. An error inside a success envelope is
+        reported, never moved.
 
     Inference
         The code comes from the HTTP status (refined by the message within its family),
