@@ -21,6 +21,7 @@ import libcst as cst
 
 from unsentinel.core.layout import expression_code
 from unsentinel.core.model import Action, Kind
+from unsentinel.core.reach import outside_package
 from unsentinel.core.syntax import last_name, string_value
 from unsentinel.warnings.carriers import FileCarriers
 from unsentinel.warnings.facts import LIST_SHAPES, WarningShape
@@ -354,8 +355,11 @@ class WarningProducer(WarningRewriter):
         if stripped is not None and stripped.marker is not None:
             for carrier in self._into:  # kept in use if the group turns out blocked
                 self.notes.constant_uses.add(ConstantUse(carrier, stripped.marker.text))
+        unreachable = outside_package(self.context, self._models_module())
+        if unreachable is not None:  # its whole group stays: nothing it meets changes
+            self.carriers.block(expr, self._into, unreachable)
         blocker = self.carriers.blocker(self._into)
-        if blocker is None:
+        if blocker is None and unreachable is None:
             super()._producer(expr, source)
             return
         kind = "Sentinel warning" if stripped is not None else "Plain warning"
@@ -365,7 +369,7 @@ class WarningProducer(WarningRewriter):
             f"{kind} string left as it is: its group cannot be migrated whole",
             kind=Kind.PRODUCER,
             action=Action.SKIP,
-            reasons=(blocker.reason,),
+            reasons=(blocker.reason if blocker is not None else unreachable or "",),
         )
 
     def _unless_known(self, expr: cst.BaseExpression) -> None:

@@ -285,6 +285,13 @@ class WarningRewriter(WarningRule):
                     action=Action.REWRITE,
                 )
 
+    def _models_module(self) -> str:
+        """The dotted module of the ``Warning`` model that a rewrite imports."""
+        from unsentinel.core.discovery import module_name  # files -> engine -> rules: import late
+
+        root = self.config.root
+        return module_name(root / warning_settings(self.config).models_module, root)
+
     def _add_imports(self, *, with_codes: bool = True, with_model: bool = True) -> str:
         from unsentinel.core.discovery import module_name  # files -> engine -> rules: import late
 
@@ -299,9 +306,7 @@ class WarningRewriter(WarningRule):
             self.context.add_import(package, name)
         else:
             self.context.add_import(name)
-        models_module = module_name(
-            config.root / warning_settings(config).models_module, config.root
-        )
+        models_module = self._models_module()
         if with_model and self.context.module_name != models_module:
             alias = self._warning_class_name()
             self.context.add_import(models_module, "Warning", None if alias == "Warning" else alias)

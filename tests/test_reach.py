@@ -1,10 +1,11 @@
-"""An error dict in a file that cannot import the package the generated modules go into.
+"""A file that cannot import the package the generated modules go into.
 
-A rewrite imports ``pkg.error_codes``. A handler beside the package that imports nothing
-from it (an example deployed from its own directory, a script run as ``python
-examples/x.py``) would fail with ``ModuleNotFoundError`` where it runs, while the
-project's own tests, which never run it, still pass (awslabs-lambda-tool-mcp-server's
-sample functions). Its error dicts are noted and left alone (core/reach.py).
+A rewrite imports ``pkg.error_codes`` (or ``pkg.warning_model``). A handler beside the
+package that imports nothing from it (an example deployed from its own directory, a
+script run as ``python examples/x.py``) would fail with ``ModuleNotFoundError`` where it
+runs, while the project's own tests, which never run it, still pass
+(awslabs-lambda-tool-mcp-server's sample functions). Its error dicts are noted and left
+alone, its warnings groups skipped whole (core/reach.py).
 """
 
 from __future__ import annotations
@@ -70,3 +71,42 @@ def test_a_file_that_imports_the_package_migrates(tmp_path: Path, import_line: s
     _tool, handler, notes = _run(tmp_path, import_line + HANDLER)
     assert handler is not None and "error_codes.VALIDATION_MISSING_PARAM" in handler
     assert notes == []
+
+
+SENTINEL_TOOL = """
+def check(order):
+    warnings = []
+    if not order:
+        warnings.append("BLOCK: order is empty")
+    return warnings
+"""
+
+SENTINEL_HANDLER = """
+def handler(event, context):
+    warnings = []
+    if not event.get("rows"):
+        warnings.append("BLOCK: no rows to report")
+    blocking = [w for w in warnings if w.startswith("BLOCK:")]
+    return {"warnings": warnings, "blocked": bool(blocking)}
+"""
+
+
+def test_a_self_contained_files_warnings_group_is_skipped_whole(tmp_path: Path) -> None:
+    """The warnings feature imports its ``Warning`` model the same way: the handler's
+    producer and the consumer it meets (``w.startswith``) stay strings, each reported
+    ``skip`` with the reason; the package's own list still migrates."""
+    root = write_package_project(
+        tmp_path, {"pkg/orders.py": SENTINEL_TOOL, "examples/report-job/app.py": SENTINEL_HANDLER}
+    )
+    result = diff_project(root)
+    assert new_text(result, "app.py") is None
+    assert "Warning(" in (new_text(result, "pkg/orders.py") or "")
+    skipped = [
+        site
+        for file in result.results
+        if file.path.endswith("app.py")
+        for site in file.sites
+        if site.action is Action.SKIP
+    ]
+    assert len(skipped) == 2
+    assert all("outside the package pkg" in site.reasons[0] for site in skipped)
