@@ -430,6 +430,45 @@ PACKAGES: tuple[Package, ...] = (
         "error dicts in tools and their tests' readers",
         tests=("pytest>=8", "pytest-asyncio", "pytest-mock"),
     ),
+    # First tried in a fifth new-user trial (session 13, 2026-11-27).
+    Package(
+        _pin(
+            "awslabs-lambda-tool-mcp-server",
+            "2.1.1",
+            "b11f58659998918bd2251677e1db133d1a35fd3b208e7301812699ae2703e74f",
+        ),
+        "error dicts returned by a tool's dispatcher, tests that read them",
+        tests=("pytest>=8", "pytest-asyncio", "pytest-mock"),
+    ),
+    Package(
+        _pin(
+            "awslabs-aws-network-mcp-server",
+            "0.0.17",
+            "8320acd033c48a6def23aaeeff6a31e49d8143ecd44676b2468738a4a1a79218",
+        ),
+        "error dicts in network tools, moto-backed tests",
+        tests=("pytest>=8", "pytest-asyncio", "pytest-mock", "moto"),
+    ),
+    Package(
+        _pin(
+            "hass-mcp",
+            "0.6.1",
+            "7cf5cfa7fd34a7a4c7328cf388399f3966346817c903aece094bc59289349bb9",
+        ),
+        "error dicts of a REST client's helpers, held by their readers; respx-mocked tests",
+        tests=("pytest>=8", "pytest-asyncio", "respx"),
+        python="3.13",
+    ),
+    Package(
+        _pin(
+            "mcp-server-motherduck",
+            "1.1.0",
+            "a84cdf9611b3676de6eea742e4993cff936e222dc7f123e37c143bc5c34705dd",
+        ),
+        "error dicts of catalog tools, end-to-end tests parsing replies through a helper",
+        # 14 of its 149 tests run offline: the others start the server with `uv run`.
+        tests=("pytest>=8", "pytest-asyncio", "httpx", "python-dotenv"),
+    ),
 )
 
 
