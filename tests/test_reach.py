@@ -33,10 +33,10 @@ def handler(event, context):
 """
 
 
-def _run(tmp_path: Path, handler: str) -> tuple[str | None, str | None, list[str]]:
-    root = write_package_project(
-        tmp_path, {"pkg/tools.py": TOOL, "examples/order-lookup/app.py": handler}
-    )
+def _run(
+    tmp_path: Path, handler: str, place: str = "examples/order-lookup/app.py"
+) -> tuple[str | None, str | None, list[str]]:
+    root = write_package_project(tmp_path, {"pkg/tools.py": TOOL, place: handler})
     result = diff_project(root)
     notes = [
         reason
@@ -58,6 +58,13 @@ def test_a_self_contained_file_beside_the_package_is_noted_and_left_alone(
     (note,) = notes
     assert "outside the package pkg and imports nothing from it" in note
     assert "pkg.error_codes" in note
+
+
+def test_a_module_beside_the_package_at_the_root_migrates(tmp_path: Path) -> None:
+    """``app.py`` at the project's root finds ``pkg`` from its own directory."""
+    _tool, handler, notes = _run(tmp_path, HANDLER, place="app.py")
+    assert handler is not None and "error_codes.VALIDATION_MISSING_PARAM" in handler
+    assert notes == []
 
 
 @pytest.mark.parametrize(

@@ -20,12 +20,13 @@ from unsentinel.core.syntax import dotted
 
 def outside_package(context: RuleContext, module: str) -> str | None:
     """Why the file of ``context`` may be unable to import ``module`` (a dotted module the
-    rewrite would import): it lies outside the package that holds ``module``, is no test,
-    and imports nothing from that package. None when it can, when ``module`` is a
-    top-level module (no package to reach), or when the file's place is not known (a
-    source rewritten on its own)."""
+    rewrite would import): it lies outside the package that holds ``module``, below the
+    project's import root, is no test, and imports nothing from that package. None when
+    it can, when ``module`` is a top-level module (no package to reach), when the file is
+    a top-level module itself (beside the package, where Python finds it from the file's
+    own directory), or when the file's place is not known (a source rewritten on its own)."""
     package = module.rpartition(".")[0]
-    if not package or not context.module_name or context.is_test_file:
+    if not package or "." not in context.module_name or context.is_test_file:
         return None
     if _within(context.module_name, package):
         return None
