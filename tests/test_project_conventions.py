@@ -209,6 +209,8 @@ def test_the_rewrite_is_clean_under_the_projects_own_ruff(tmp_path: Path) -> Non
     assert "        result['warnings'].append(\n            Warning(\n" in tools
     # An implicit concatenation moved under ``message=``: its parts at the label's indent.
     assert "message=f'Query failed in {region} with {code}. '\n                f'Error:" in tools
+    # The right side of an operator in an argument: the split comes before the operator.
+    assert "        warnings=warnings\n        or [\n            Warning(\n" in tools
     # A parenthesized message: laid out from its '(' (the construction takes its place).
     assert "    note = Warning(\n        severity=" in tools
     assert "        message=(\n            f'{prefix} could not" in tools
@@ -356,6 +358,16 @@ def recommend(queries, field_usage, recommendation):
             warnings=['No indexable fields found in the query history (only system fields).'],
         )
     return recommendation(count=len(queries), warnings=[])
+
+
+def summarize(queries, summary):
+    warnings = []
+    if len(queries) > 100:
+        warnings.append('Only the first 100 queries were summarized.')
+    return summary(
+        count=len(queries),
+        warnings=warnings or ['All queried fields are already indexed, nothing to add here.'],
+    )
 
 
 def fields(client, project_key):

@@ -10,7 +10,7 @@ from typing import Any
 
 import libcst as cst
 
-from unsentinel.core.layout import OwnLine, split_around
+from unsentinel.core.layout import OwnLine, newline, split_around
 from unsentinel.core.quotes import new_strings_quoted
 from unsentinel.core.statement_split import split_statement
 
@@ -34,6 +34,7 @@ class EditApplier(cst.CSTTransformer):
         self._quote = quote
         self._line_length = line_length
         self._own_lines: dict[int, OwnLine] = {}
+        self._split_lists: dict[int, str] = {}  # a list split around a rewrite -> its base
         self._module: cst.Module | None = None
         self._blocks: list[str] = []  # the indentation of each enclosing block
         self._applied = 0  # builders run so far
@@ -53,6 +54,8 @@ class EditApplier(cst.CSTTransformer):
         if isinstance(original_node, cst.IndentedBlock):
             self._blocks.pop()
         updated_node = self._split_for_own_line(updated_node)
+        if isinstance(updated_node, cst.Arg):
+            updated_node = self._break_before_operator(updated_node)
         builder = self._edits.get(original_node)
         if builder is None:
             if isinstance(original_node, cst.SimpleStatementLine) and isinstance(
@@ -80,8 +83,25 @@ class EditApplier(cst.CSTTransformer):
         for value in values:
             wanted = self._own_lines.pop(id(value), None)
             if wanted is not None:
-                return split_around(node, wanted.base, wanted.unit)
+                split = split_around(node, wanted.base, wanted.unit)
+                if isinstance(split, cst.List):
+                    self._split_lists[id(split)] = wanted.base
+                return split
         return node
+
+    def _break_before_operator(self, arg: cst.Arg) -> cst.Arg:
+        """``f(x=warnings or [`` / ``Warning(...)`` / ``])``: inside brackets there are no
+        optional parentheses, so the formatter splits before the operator first
+        (``x=warnings`` / ``or [``), the operator at the argument's indentation."""
+        value = arg.value
+        if not isinstance(value, (cst.BooleanOperation, cst.BinaryOperation)) or value.lpar:
+            return arg
+        base = self._split_lists.get(id(value.right))
+        before = getattr(value.operator, "whitespace_before", None)  # on every operator class
+        if base is None or not isinstance(before, cst.SimpleWhitespace):
+            return arg
+        operator = value.operator.with_changes(whitespace_before=newline(base))
+        return arg.with_changes(value=value.with_changes(operator=operator))
 
     def _split_if_pushed_past_limit(
         self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine

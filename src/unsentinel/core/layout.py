@@ -437,6 +437,11 @@ def _has_comment(node: cst.CSTNode) -> bool:
     return found
 
 
+def newline(indent: str) -> cst.ParenthesizedWhitespace:
+    """A line break inside brackets, the next line at ``indent`` past the block's."""
+    return _newline(indent)
+
+
 def _newline(indent: str) -> cst.ParenthesizedWhitespace:
     """A line break; the next line starts at the block's indentation plus ``indent``."""
     return cst.ParenthesizedWhitespace(
