@@ -16,8 +16,8 @@ from click.testing import CliRunner
 from conftest import WriteTree
 
 from unsentinel.cli import main
-from unsentinel.core.layout import OwnLine, place_argument
 from unsentinel.core.model import Mode
+from unsentinel.core.own_line import OwnLine, place_argument
 from unsentinel.core.tree import parent_map
 from unsentinel.registry import load_config, rewrite_source, run
 

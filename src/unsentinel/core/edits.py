@@ -10,7 +10,8 @@ from typing import Any
 
 import libcst as cst
 
-from unsentinel.core.layout import OwnLine, newline, split_around
+from unsentinel.core.layout import newline
+from unsentinel.core.own_line import OwnLine, split_around
 from unsentinel.core.quotes import new_strings_quoted
 from unsentinel.core.statement_split import split_statement
 
@@ -19,7 +20,7 @@ class EditApplier(cst.CSTTransformer):
     """Replaces each original node that has a builder by ``builder(updated_node)``, the
     strings it adds in the project's ``quote``.
 
-    A builder may answer :class:`~unsentinel.core.layout.OwnLine`: its node, laid out for
+    A builder may answer :class:`~unsentinel.core.own_line.OwnLine`: its node, laid out for
     a line of its own, replaces an argument of a call, and that call breaks its arguments
     onto lines of their own when it is left in turn.
 

@@ -16,7 +16,7 @@ from unsentinel.core.model import Action, Inferred, Kind
 if TYPE_CHECKING:
     import libcst as cst  # names only: the runner reads findings without loading LibCST
 
-    from unsentinel.core.layout import OwnLine
+    from unsentinel.core.own_line import OwnLine
 
 Builder = Callable[
     ["cst.CSTNode"], "cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel[Any] | OwnLine"

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from unsentinel.core.layout import Hugging, OwnLine, fit_to_line, place_argument
+from unsentinel.core.layout import fit_to_line
+from unsentinel.core.own_line import Hugging, OwnLine, place_argument
 from unsentinel.core.rule import RuleContext
 from unsentinel.errors import dict_comments
 from unsentinel.errors.key_places import DETAIL_CONTAINERS
