@@ -67,6 +67,34 @@ def _shift(value: str, delta: int) -> str:
     return "\n".join([first, *shifted])
 
 
+def before_parens(lines: list[str], line: int, column: int, parens: int) -> tuple[int, int]:
+    """The 1-based line and column of the first of ``parens`` opening parentheses that end
+    just before (line, column), whitespace and line breaks between them skipped."""
+    for _ in range(parens):
+        column -= 1
+        while column < 1 or not lines[line - 1][column - 1].strip():
+            if column < 1:
+                line -= 1
+                column = len(lines[line - 1])
+            else:
+                column -= 1
+    return line, column
+
+
+def after_parens(lines: list[str], line: int, column: int, parens: int) -> tuple[int, int]:
+    """The line and the (exclusive, 1-based) end column past ``parens`` closing parentheses
+    that follow (line, column)."""
+    for _ in range(parens):
+        while column > len(lines[line - 1]) or not lines[line - 1][column - 1].strip():
+            if column > len(lines[line - 1]):
+                line += 1
+                column = 1
+            else:
+                column += 1
+        column += 1
+    return line, column
+
+
 def expression_code(node: cst.CSTNode) -> str:
     return cst.Module(body=[]).code_for_node(node)
 

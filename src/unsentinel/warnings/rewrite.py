@@ -15,14 +15,9 @@ from collections.abc import Callable
 
 import libcst as cst
 
-from unsentinel.core.layout import (
-    Hugging,
-    OwnLine,
-    call_code,
-    expression_code,
-    place_argument,
-)
+from unsentinel.core.layout import after_parens, before_parens, call_code, expression_code
 from unsentinel.core.model import Action, Confidence, Inferred, Kind, Severity
+from unsentinel.core.own_line import Hugging, OwnLine, place_argument
 from unsentinel.core.syntax import last_name
 from unsentinel.warnings.inference.producer_site import (
     local_resolver,
@@ -180,10 +175,10 @@ class WarningRewriter(WarningRule):
             # The replacement takes the expression's parentheses with it: lay it out from
             # its opening one (``note = (`` / ``f"..."`` / ``f"..."`` / ``)``).
             parens = len(getattr(expr, "lpar", ()))
-            line, column = _before_parens(
+            line, column = before_parens(
                 self.analysis.lines, position.line, position.column, parens
             )
-            end_line, end_column = _after_parens(
+            end_line, end_column = after_parens(
                 self.analysis.lines, position.end_line, position.end_column, parens
             )
             line_text = self.analysis.lines[line - 1]
@@ -335,31 +330,3 @@ def _path_code(path: str | None) -> str:
     if path is None:
         return "None"
     return f'f"{path}"' if "{" in path else f'"{path}"'
-
-
-def _before_parens(lines: list[str], line: int, column: int, parens: int) -> tuple[int, int]:
-    """The 1-based line and column of the first of ``parens`` opening parentheses that end
-    just before (line, column), whitespace and line breaks between them skipped."""
-    for _ in range(parens):
-        column -= 1
-        while column < 1 or not lines[line - 1][column - 1].strip():
-            if column < 1:
-                line -= 1
-                column = len(lines[line - 1])
-            else:
-                column -= 1
-    return line, column
-
-
-def _after_parens(lines: list[str], line: int, column: int, parens: int) -> tuple[int, int]:
-    """The line and the (exclusive, 1-based) end column past ``parens`` closing parentheses
-    that follow (line, column)."""
-    for _ in range(parens):
-        while column > len(lines[line - 1]) or not lines[line - 1][column - 1].strip():
-            if column > len(lines[line - 1]):
-                line += 1
-                column = 1
-            else:
-                column += 1
-        column += 1
-    return line, column
