@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from projects import diff_project, new_text, write_package_project
 
-from unsentinel.core.model import Action
+from unsentinel.core.model import Action, Site
+from unsentinel.core.result import RunResult
 
 TOOL = """
 def lookup(key):
@@ -33,19 +34,23 @@ def handler(event, context):
 """
 
 
+def _app_sites(result: RunResult, action: Action) -> list[Site]:
+    """The sites of the handler file ``app.py`` that got ``action``."""
+    return [
+        site
+        for file in result.results
+        if file.path.endswith("app.py")
+        for site in file.sites
+        if site.action is action
+    ]
+
+
 def _run(
     tmp_path: Path, handler: str, place: str = "examples/order-lookup/app.py"
 ) -> tuple[str | None, str | None, list[str]]:
     root = write_package_project(tmp_path, {"pkg/tools.py": TOOL, place: handler})
     result = diff_project(root)
-    notes = [
-        reason
-        for file in result.results
-        if file.path.endswith("app.py")
-        for site in file.sites
-        if site.action is Action.NOTE
-        for reason in site.reasons
-    ]
+    notes = [reason for site in _app_sites(result, Action.NOTE) for reason in site.reasons]
     return new_text(result, "pkg/tools.py"), new_text(result, "app.py"), notes
 
 
@@ -108,12 +113,6 @@ def test_a_self_contained_files_warnings_group_is_skipped_whole(tmp_path: Path) 
     result = diff_project(root)
     assert new_text(result, "app.py") is None
     assert "Warning(" in (new_text(result, "pkg/orders.py") or "")
-    skipped = [
-        site
-        for file in result.results
-        if file.path.endswith("app.py")
-        for site in file.sites
-        if site.action is Action.SKIP
-    ]
+    skipped = _app_sites(result, Action.SKIP)
     assert len(skipped) == 2
     assert all("outside the package pkg" in site.reasons[0] for site in skipped)
