@@ -20,7 +20,7 @@ import libcst as cst
 import pytest
 from projects import diff_project, new_text
 
-from unsentinel.core.statement_split import split_statement
+from unsentinel.core.statement_split import relayout_statement, split_statement
 
 SPLIT = [
     'assert "quantity is fine, nothing else to say about it" not in [w.message for w in result.warnings]',
@@ -151,3 +151,150 @@ def test_a_reader_rewrite_that_no_longer_fits_is_split_in_the_output(tmp_path: P
             assert "quantity is fine, nothing else to say about it" in [w.message for w in run(1, [])], "written too long"
         """
     )
+
+
+# (one-line statement, edit as (old, new) in its text): the formatter lays the statement out
+# over lines; the edit makes one of those lines too long, or the whole short enough to join.
+RELAYOUT = [
+    (
+        'assert content["success"] is False and content["error"] == "update_version requires at least one field"',
+        ('content["error"]', 'content["error"]["message"]'),
+    ),
+    (
+        "result += f\"\\n🔍 MEMORY USAGE ROOT CAUSE ANALYSIS:\\n{telemetry_data['error']} and more\\n\"",
+        ("['error']", "['error']['message']"),
+    ),
+    (
+        "assert not blocked and any(w.startswith(BLOCK_WARNING_PREFIX) for w in result.warnings) and z",
+        ("w.startswith(BLOCK_WARNING_PREFIX)", 'w.severity == "blocking"'),
+    ),
+    (
+        'self.assertEqual(response["error"], "quantity is fine, nothing else to say about it, really")',
+        ('response["error"]', 'response["error"]["message"]'),
+    ),
+    (
+        'return response["status"] == "error" and response["error"] == "not found, nothing to do at all"',
+        ('response["error"]', 'response["error"]["message"]'),
+    ),
+]
+
+
+def _relayout(original: str, updated: str, indent: str, line_length: int) -> str:
+    """The function as the edit applier leaves it: ``updated`` laid out again, or as it is."""
+    old = cst.parse_statement(original + "\n")
+    new = cst.parse_statement(updated + "\n")
+    assert isinstance(old, cst.SimpleStatementLine) and isinstance(new, cst.SimpleStatementLine)
+    laid = relayout_statement(
+        old.body[0], new.body[0], column=len(indent), unit="    ", limit=line_length
+    )
+    return _in_function((laid or updated).replace("\n", "\n" + indent), indent)
+
+
+def _formatted_statement(statement: str, indent: str, line_length: int) -> str:
+    """ruff's lines for ``statement``, dedented to the statement's own column."""
+    body = _ruff(_in_function(statement, indent), line_length).split("\n")
+    first = next(
+        i
+        for i, line in enumerate(body)
+        if line.startswith(indent)
+        and line.strip()
+        and not line.strip().startswith(("def ", "if x:"))
+    )
+    lines = [line[len(indent) :] for line in body[first:] if line]
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize(("indent", "line_length"), LAYOUTS)
+@pytest.mark.parametrize(("statement", "edit"), RELAYOUT)
+def test_a_statement_the_formatter_laid_out_is_laid_out_again(
+    statement: str, edit: tuple[str, str], indent: str, line_length: int
+) -> None:
+    """The formatter's layout of the statement, edited in place, comes out as the formatter
+    lays the edited statement out."""
+    original = _formatted_statement(statement, indent, line_length)
+    updated = original.replace(*edit)
+    assert updated != original
+    expected = _ruff(_in_function(updated.replace("\n", "\n" + indent), indent), line_length)
+    assert _relayout(original, updated, indent, line_length) == expected
+
+
+def test_the_real_shapes_are_laid_out_again() -> None:
+    """At 88 in a method's body: the chain whose comparison no longer fits splits before
+    ``==`` (mcp-atlassian's test), the string that no longer fits inside its parentheses
+    loses them (awslabs-cloudwatch-applicationsignals' server), the chain that now fits
+    joins."""
+    for statement, edit in RELAYOUT[:3]:
+        original = _formatted_statement(statement, "    ", 88)
+        assert "\n" in original
+        old = cst.parse_statement(original + "\n")
+        new = cst.parse_statement(original.replace(*edit) + "\n")
+        assert isinstance(old, cst.SimpleStatementLine) and isinstance(new, cst.SimpleStatementLine)
+        assert relayout_statement(old.body[0], new.body[0], column=4, unit="    ", limit=88)
+
+
+def test_an_authors_own_layout_is_kept() -> None:
+    """Lines the formatter would not have made (a break after ``and``, a comment) are the
+    author's: the statement keeps them whatever the edit did."""
+    for original in (
+        'assert (content["success"] is False and\n        content["error"] == "x")',
+        'assert (\n    content["success"] is False  # the flag\n    and content["error"] == "x"\n)',
+    ):
+        old = cst.parse_statement(original + "\n")
+        new = cst.parse_statement(original.replace('["error"]', '["error"]["message"]') + "\n")
+        assert isinstance(old, cst.SimpleStatementLine) and isinstance(new, cst.SimpleStatementLine)
+        assert relayout_statement(old.body[0], new.body[0], column=4, unit="    ", limit=30) is None
+
+
+LOOKUP = {
+    "app.py": textwrap.dedent(
+        """\
+        def fetch(name: str) -> str:
+            return name.upper()
+
+
+        def lookup(name: str) -> dict:
+            try:
+                return {"stack_name": name, "status": fetch(name)}
+            except OSError as e:
+                return {"stack_name": name, "error": str(e)}
+        """
+    ),
+    "test_app.py": textwrap.dedent(
+        """\
+        from app import lookup
+
+
+        def test_lookup_reports_its_failure():
+            result = lookup("missing")
+            report = ""
+            if "error" in result:
+                report += (
+                    f"\\n🔍 LOOKUP FAILED, HERE IS THE ROOT CAUSE ANALYSIS:\\n{result['error']}\\n"
+                )
+            assert (
+                result["status"] is None
+                and result["error"] == "the stack named missing does not exist in here"
+            )
+        """
+    ),
+}
+
+
+def test_a_statement_the_formatter_laid_out_is_laid_out_again_in_the_output(
+    tmp_path: Path,
+) -> None:
+    """End to end, the two real shapes: the string whose reader rewrite no longer fits
+    inside its parentheses loses them (the inserted ``['message']`` takes the f-string's
+    other quote first, or the statement would not parse on Python 3.11), the chain splits
+    its comparison before ``==``; and ruff agrees with the output."""
+    new = new_text(diff_project(tmp_path, LOOKUP), "test_app.py")
+    assert new is not None
+    assert (
+        '        report += f"\\n🔍 LOOKUP FAILED, HERE IS THE ROOT CAUSE ANALYSIS:\\n'
+        "{result['error']['message']}\\n\"\n" in new
+    )
+    assert (
+        '        and result["error"]["message"]\n'
+        '        == "the stack named missing does not exist in here"\n' in new
+    )
+    assert _ruff(new, 88) == new

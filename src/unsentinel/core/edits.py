@@ -13,7 +13,8 @@ import libcst as cst
 from unsentinel.core.layout import newline
 from unsentinel.core.own_line import OwnLine, split_around
 from unsentinel.core.quotes import new_strings_quoted
-from unsentinel.core.statement_split import split_statement
+from unsentinel.core.statement_split import relayout_statement, split_statement
+from unsentinel.core.target import nested_strings_requoted
 
 
 class EditApplier(cst.CSTTransformer):
@@ -25,7 +26,8 @@ class EditApplier(cst.CSTTransformer):
     onto lines of their own when it is left in turn.
 
     A one-line statement that fitted ``line_length`` and no longer does after its edits is
-    split as the formatter splits it (:mod:`unsentinel.core.statement_split`)."""
+    split as the formatter splits it, and one the formatter had laid out over lines is laid
+    out again (:mod:`unsentinel.core.statement_split`)."""
 
     def __init__(
         self, edits: dict[cst.CSTNode, Any], quote: str = '"', line_length: int | None = None
@@ -108,7 +110,8 @@ class EditApplier(cst.CSTTransformer):
         self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
     ) -> cst.SimpleStatementLine:
         """Only a statement the edits made too long: a line its author wrote long (or a
-        project without a formatter's limit) stays as it was."""
+        project without a formatter's limit) stays as it was. A statement over several
+        lines is laid out again only where its lines were the formatter's."""
         if self._line_length is None or self._module is None:
             return updated
         if self._applied == self._applied_before_statement:
@@ -117,14 +120,17 @@ class EditApplier(cst.CSTTransformer):
             return updated
         column = len("".join(self._blocks))
         before = self._module.code_for_node(original.body[0])
-        if "\n" in before or column + len(before) > self._line_length:
+        unit, limit = self._module.default_indent, self._line_length
+        # Laid out as the code will be written: strings nested in an f-string re-quoted.
+        statement = nested_strings_requoted(updated.body[0], original.body[0])
+        if "\n" in before:
+            split = relayout_statement(
+                original.body[0], statement, column=column, unit=unit, limit=limit
+            )
+        elif column + len(before) > limit:
             return updated
-        split = split_statement(
-            updated.body[0],
-            column=column,
-            unit=self._module.default_indent,
-            limit=self._line_length,
-        )
+        else:
+            split = split_statement(statement, column=column, unit=unit, limit=limit)
         if split is None:
             return updated
         parsed = cst.parse_statement(split + "\n", self._module.config_for_parsing)

@@ -29,10 +29,15 @@ Example (line length 88)::
 from __future__ import annotations
 
 import ast
+import dataclasses
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar, cast
 
 import libcst as cst
+
+from unsentinel.core.layout import has_comment
 
 _EMPTY = cst.Module(body=[])
 _MARK = "__unsentinel_bracket__"
@@ -47,15 +52,67 @@ def split_statement(
     if unit.strip(" ") or not unit:
         return None  # tabs: the formatter measures them by its own setting
     code = _code(statement)
-    if "\n" in code or column + len(code) <= limit:
+    if "\n" in code or column + _width(code) <= limit:
         return None
+    lines = _lines(statement, column, unit, limit)
+    if lines is None or lines == [code] or not _same_code(code, lines):
+        return None
+    return "\n".join(lines)
+
+
+def relayout_statement(
+    original: cst.BaseSmallStatement,
+    updated: cst.BaseSmallStatement,
+    *,
+    column: int,
+    unit: str,
+    limit: int,
+) -> str | None:
+    """``updated`` laid out again where its ``original`` spanned lines exactly as the
+    formatter lays that statement out (an edit made one of its lines too long, or short
+    enough to join): the formatter's lines for ``updated``, or None where the author's
+    layout is their own, a comment sits inside, or the shape is not one this module lays
+    out.
+
+    Why: ``assert (`` / ``a is False`` / ``and b["error"] == "..."`` / ``)`` whose last
+    line a reader rewrite pushes past the limit is split again before ``==`` by the
+    formatter; a parenthesized string that no longer fits inside its parentheses loses
+    them."""
+    if unit.strip(" ") or not unit:
+        return None
+    before = _code(original)
+    if "\n" not in before or has_comment(original):
+        return None
+    if _code(updated).count("\n") != before.count("\n"):
+        return None  # the edits laid out lines of their own (a construction): theirs stay
+    flat_before, flat_after = _flattened(original), _flattened(updated)
+    if flat_before is None or flat_after is None:
+        return None
+    if _lines(flat_before, column, unit, limit) != before.split("\n"):
+        return None  # not the formatter's layout: the author's, kept
+    lines = _lines(flat_after, column, unit, limit)
+    if lines is None or not _same_code(_code(updated), lines):
+        return None
+    return "\n".join(lines)
+
+
+def _lines(
+    statement: cst.BaseSmallStatement, column: int, unit: str, limit: int
+) -> list[str] | None:
+    """The formatter's lines for a statement written on one line: the line itself where
+    it fits, else its split; None where the shape is not one this module lays out."""
+    code = _code(statement)
+    if column + _width(code) <= limit:
+        return [code]
     head, value, tail, optional = _parts(statement)
     if value is None:
         return None
-    lines = _Splitter(column, unit, limit).line(head, value, tail, depth=0, optional=optional)
-    if lines is None or not _same_code(code, lines):
-        return None
-    return "\n".join(lines)
+    return _Splitter(column, unit, limit).line(head, value, tail, depth=0, optional=optional)
+
+
+def _width(text: str) -> int:
+    """Columns as the formatter counts them: a wide character (an emoji, CJK) takes two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
 def _parts(
@@ -75,6 +132,9 @@ def _parts(
         return "return ", statement.value, "", True
     if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
         return _code(statement.targets[0].target) + " = ", statement.value, "", True
+    if isinstance(statement, cst.AugAssign):
+        operator = _code(statement.operator).strip()
+        return f"{_code(statement.target)} {operator} ", statement.value, "", True
     if isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Call):
         return "", statement.value, "", False
     return "", None, "", False
@@ -101,7 +161,7 @@ class _Splitter:
         self.limit = limit
 
     def fits(self, depth: int, text: str) -> bool:
-        return self.column + len(self.unit) * depth + len(text) <= self.limit
+        return self.column + len(self.unit) * depth + _width(text) <= self.limit
 
     def pad(self, depth: int, text: str) -> str:
         return self.unit * depth + text
@@ -120,7 +180,9 @@ class _Splitter:
             return self._in_parentheses(head, node, tail, depth)
         split = self._at_last_bracket(head, node, tail, depth)
         if split is None and optional:
-            return self._in_parentheses(head, node, tail, depth)
+            split = self._in_parentheses(head, node, tail, depth)
+        if split is None and optional and _atom(node):
+            return [self.pad(depth, whole)]  # fits nowhere: the formatter leaves it long
         return split
 
     def _keeps_parentheses_off(self, node: cst.BaseExpression, depth: int) -> bool:
@@ -149,14 +211,30 @@ class _Splitter:
         return [self.pad(depth, head + "("), *body, self.pad(depth, ")" + tail)]
 
     def _operands(self, node: cst.BaseExpression, depth: int) -> list[str] | None:
-        """``node`` inside parentheses: on one line, or split before each operator."""
+        """``node`` inside parentheses: on one line, or split before each operator; an
+        operand whose line is still too long is split before its own operators (a
+        comparison in a chain of ``and``), at the same depth."""
         whole = _code(node)
         if self.fits(depth, whole):
             return [self.pad(depth, whole)]
         pieces = _operator_pieces(node)
-        if pieces is None or not all(self.fits(depth, piece) for piece in pieces):
+        if pieces is None:
             return None
-        return [self.pad(depth, piece) for piece in pieces]
+        lines = []
+        for operator, operand in pieces:
+            piece = operator + _code(operand)
+            if self.fits(depth, piece):
+                lines.append(self.pad(depth, piece))
+                continue
+            inner = _operator_pieces(operand) if isinstance(operand, cst.Comparison) else None
+            if inner is None:
+                return None
+            inner_lines = [o + _code(n) for o, n in inner]
+            inner_lines[0] = operator + inner_lines[0]
+            if not all(self.fits(depth, line) for line in inner_lines):
+                return None
+            lines += [self.pad(depth, line) for line in inner_lines]
+        return lines
 
     def _at_last_bracket(
         self, head: str, node: cst.BaseExpression, tail: str, depth: int
@@ -201,6 +279,75 @@ class _Splitter:
                 return None
             lines += laid
         return lines
+
+
+def _flattened(statement: cst.BaseSmallStatement) -> cst.BaseSmallStatement | None:
+    """``statement`` on one line as the formatter reads it before laying it out: line
+    breaks inside brackets joined, a trailing comma and the parentheses around the value
+    it may add or drop (``assert (`` ... ``)``) left out; None where that would change the
+    code or a string spans lines."""
+    flat = cast(cst.BaseSmallStatement, statement.visit(_Flatten()))
+    flat = _without_value_parentheses(flat)
+    code = _code(flat)
+    if "\n" in code or not _same_code(_code(statement), [code]):
+        return None
+    return flat
+
+
+def _without_value_parentheses(statement: cst.BaseSmallStatement) -> cst.BaseSmallStatement:
+    field = _VALUE_FIELDS.get(type(statement))
+    value = getattr(statement, field, None) if field else None
+    if not isinstance(value, cst.BaseExpression) or len(value.lpar) != 1:
+        return statement
+    bare = value.with_changes(lpar=[], rpar=[])
+    return statement.with_changes(**{cast(str, field): bare})
+
+
+_VALUE_FIELDS: dict[type[cst.CSTNode], str] = {
+    cst.Assert: "test",
+    cst.Return: "value",
+    cst.Assign: "value",
+    cst.AugAssign: "value",
+}
+
+# The whitespace next to a bracket or before a comma: nothing on one line; a space
+# elsewhere (around an operator, after a comma).
+_TIGHT = {
+    (cst.LeftParen, "whitespace_after"),
+    (cst.RightParen, "whitespace_before"),
+    (cst.LeftSquareBracket, "whitespace_after"),
+    (cst.RightSquareBracket, "whitespace_before"),
+    (cst.LeftCurlyBrace, "whitespace_after"),
+    (cst.RightCurlyBrace, "whitespace_before"),
+    (cst.Call, "whitespace_before_args"),
+    (cst.Call, "whitespace_after_func"),
+    (cst.Arg, "whitespace_after_arg"),
+    (cst.Comma, "whitespace_before"),
+}
+
+
+_N = TypeVar("_N", bound=cst.CSTNode)
+
+
+class _Flatten(cst.CSTTransformer):
+    def on_leave(self, original_node: _N, updated_node: _N) -> _N:
+        changes: dict[str, object] = {}
+        for field in dataclasses.fields(updated_node):
+            if isinstance(getattr(updated_node, field.name), cst.ParenthesizedWhitespace):
+                tight = (type(updated_node), field.name) in _TIGHT
+                changes[field.name] = cst.SimpleWhitespace("" if tight else " ")
+        if isinstance(updated_node, cst.Call) and updated_node.args:
+            changes["args"] = _without_trailing_comma(updated_node.args)
+        elif isinstance(updated_node, (cst.List, cst.Set, cst.Dict)) and updated_node.elements:
+            changes["elements"] = _without_trailing_comma(updated_node.elements)
+        return updated_node.with_changes(**changes) if changes else updated_node
+
+
+def _without_trailing_comma(items: Sequence[cst.CSTNode]) -> list[cst.CSTNode]:
+    last = items[-1]
+    if isinstance(last, cst.Arg):
+        last = last.with_changes(whitespace_after_arg=cst.SimpleWhitespace(""))
+    return [*items[:-1], last.with_changes(comma=cst.MaybeSentinel.DEFAULT)]
 
 
 def _code(node: cst.CSTNode) -> str:
@@ -256,22 +403,30 @@ def _boolean(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.BooleanOperation) and not node.lpar
 
 
-def _operator_pieces(node: cst.BaseExpression) -> list[str] | None:
-    """The lines of a split before each operator: ``a``, ``== b`` / ``and c``."""
+def _operator_pieces(node: cst.BaseExpression) -> list[tuple[str, cst.BaseExpression]] | None:
+    """The lines of a split before each operator, as (operator, operand): ``("", a)``,
+    ``("== ", b)`` / ``("and ", c)``."""
     if node.lpar:
         return None
     if isinstance(node, cst.Comparison):
-        pieces = [_code(node.left)]
+        pieces: list[tuple[str, cst.BaseExpression]] = [("", node.left)]
         for target in node.comparisons:
             operator = _code(target.operator).strip()
-            pieces.append(f"{operator} {_code(target.comparator)}")
+            pieces.append((f"{operator} ", target.comparator))
         return pieces
     if isinstance(node, cst.BooleanOperation):
-        left = _operator_pieces(node.left) if _boolean(node.left) else [_code(node.left)]
+        left = _operator_pieces(node.left) if _boolean(node.left) else [("", node.left)]
         if left is None:
             return None
-        return [*left, f"{_code(node.operator).strip()} {_code(node.right)}"]
+        return [*left, (f"{_code(node.operator).strip()} ", node.right)]
     return None
+
+
+def _atom(node: cst.BaseExpression) -> bool:
+    """A value with nothing inside to split at: a string or a name (dotted)."""
+    if isinstance(node, cst.Attribute):
+        return _atom(node.value)
+    return isinstance(node, (cst.SimpleString, cst.FormattedString, cst.Name))
 
 
 def _last_bracket(node: cst.BaseExpression) -> cst.BaseExpression | None:

@@ -20,7 +20,7 @@ strings are never touched there, and a string that cannot be re-quoted is left a
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import libcst as cst
 
@@ -28,6 +28,7 @@ PEP_701 = (3, 12)  # from this version on, f-strings may nest their own quotes
 
 
 _S = TypeVar("_S", cst.SimpleString, cst.FormattedString)
+_N = TypeVar("_N", bound=cst.CSTNode)
 
 
 class TargetVersionError(Exception):
@@ -48,7 +49,14 @@ def fit_to_target(
     return module.visit(_Requote(strict=False, kept=kept))
 
 
-def _fstrings(module: cst.Module) -> frozenset[str]:
+def nested_strings_requoted(node: _N, original: cst.CSTNode) -> _N:
+    """``node`` (a rewrite of ``original``) with the strings the rewrite nested in an
+    f-string in its other quote, where they can take it: the code reads back on a parser
+    older than PEP 701 (the tool's own), as :func:`fit_to_target` will leave it anyway."""
+    return cast(_N, node.visit(_Requote(strict=False, kept=_fstrings(original))))
+
+
+def _fstrings(module: cst.CSTNode) -> frozenset[str]:
     """The code of every outermost f-string of ``module``: those the rewrite left alone
     come out of it with the very same code."""
     found: set[str] = set()
