@@ -20,6 +20,7 @@ import libcst as cst
 import pytest
 from projects import diff_project, new_text
 
+from unsentinel.core.edits import EditApplier
 from unsentinel.core.statement_split import relayout_statement, split_statement
 
 SPLIT = [
@@ -296,5 +297,80 @@ def test_a_statement_the_formatter_laid_out_is_laid_out_again_in_the_output(
     assert (
         '        and result["error"]["message"]\n'
         '        == "the stack named missing does not exist in here"\n' in new
+    )
+    assert _ruff(new, 88) == new
+
+
+# A ``def`` line that fits until its annotations' ``list[str]`` become ``list[Warning]``
+# (at 88 in a method's body): its parameters go on one line of their own, or one per line
+# where they no longer fit there together.
+SIGNATURES = [
+    "def collect(items: list[str], strict: bool = False, depth: int = 3) -> list[str]:",
+    "def collect_warning(self, items: list[str], strict: bool = False, d=3) -> list[str]:",
+    "def check_all(self, items, *, strict: bool = False, depth=3, **opts) -> list[str]:",
+    "def check_all(items, /, warnings: list[str], *args, strict=False, **o) -> list[str]:",
+    "async def gather_warnings(self, items, strict: bool = False, depth=3) -> list[str]:",
+    "def f(a: list[str], b: list[str], c: list[str], d: list[str], e: list[str], g=1):",
+]
+
+
+def _annotation_edited(source: str, line_length: int) -> str:
+    """``source`` through the edit applier with every annotation ``list[str]`` rewritten
+    to ``list[Warning]``, as the annotation rule rewrites it."""
+    module = cst.parse_module(source)
+    edits: dict[cst.CSTNode, object] = {}
+
+    class _Find(cst.CSTVisitor):
+        def visit_Annotation(self, node: cst.Annotation) -> None:
+            if cst.Module(body=[]).code_for_node(node.annotation) == "list[str]":
+                edits[node.annotation] = lambda _: cst.parse_expression("list[Warning]")
+
+    module.visit(_Find())
+    return module.visit(EditApplier(edits, line_length=line_length)).code
+
+
+@pytest.mark.parametrize(("indent", "line_length"), LAYOUTS)
+@pytest.mark.parametrize("signature", SIGNATURES)
+def test_a_signature_pushed_past_the_limit_is_split_as_ruff_splits_it(
+    signature: str, indent: str, line_length: int
+) -> None:
+    source = _in_function(signature, indent) + indent + "    return []\n"
+    edited = _annotation_edited(source, line_length)
+    assert "list[Warning]" in edited
+    if _ruff(source, line_length) == source:  # a def line that fitted before the edit
+        assert _ruff(edited, line_length) == edited
+
+
+def test_the_signatures_are_split_at_88() -> None:
+    for signature in SIGNATURES:
+        source = _in_function(signature + " return []", "    ").replace(
+            ": return", ":\n        return"
+        )
+        assert _ruff(source, 88) == source
+        assert "(\n" in _annotation_edited(source, 88)
+
+
+PUSHED_SIGNATURE = {
+    "svc.py": textwrap.dedent(
+        """\
+        BLOCK_WARNING_PREFIX = "BLOCK: "
+
+
+        def check_the_order(order_id: int, quantity: int, strict: bool = False) -> list[str]:
+            warnings: list[str] = []
+            if quantity < 0:
+                warnings.append(f"{BLOCK_WARNING_PREFIX}quantity {quantity} is negative")
+            return warnings
+        """
+    )
+}
+
+
+def test_a_signature_the_annotation_rule_pushed_past_the_limit_is_split(tmp_path: Path) -> None:
+    new = new_text(diff_project(tmp_path, PUSHED_SIGNATURE), "svc.py")
+    assert new is not None
+    assert (
+        "def check_the_order(\n    order_id: int, quantity: int, strict: bool = False\n"
+        ") -> list[Warning]:\n" in new
     )
     assert _ruff(new, 88) == new

@@ -13,7 +13,11 @@ import libcst as cst
 from unsentinel.core.layout import newline
 from unsentinel.core.own_line import OwnLine, split_around
 from unsentinel.core.quotes import new_strings_quoted
-from unsentinel.core.statement_split import relayout_statement, split_statement
+from unsentinel.core.statement_split import (
+    relayout_statement,
+    split_signature,
+    split_statement,
+)
 from unsentinel.core.target import nested_strings_requoted
 
 
@@ -65,6 +69,10 @@ class EditApplier(cst.CSTTransformer):
                 updated_node, cst.SimpleStatementLine
             ):
                 return self._split_if_pushed_past_limit(original_node, updated_node)
+            if isinstance(original_node, cst.FunctionDef) and isinstance(
+                updated_node, cst.FunctionDef
+            ):
+                return self._split_signature(original_node, updated_node)
             return updated_node
         self._applied += 1
         replacement = builder(updated_node)
@@ -137,3 +145,20 @@ class EditApplier(cst.CSTTransformer):
         if not isinstance(parsed, cst.SimpleStatementLine):
             return updated
         return updated.with_changes(body=parsed.body)
+
+    def _split_signature(
+        self, original: cst.FunctionDef, updated: cst.FunctionDef
+    ) -> cst.FunctionDef:
+        """A ``def`` line an annotation rewrite pushed past the limit: its parameters
+        split as the formatter splits them."""
+        if self._line_length is None or self._module is None:
+            return updated
+        split = split_signature(
+            original,
+            updated,
+            column=len("".join(self._blocks)),
+            unit=self._module.default_indent,
+            limit=self._line_length,
+            config=self._module.config_for_parsing,
+        )
+        return updated if split is None else split

@@ -11,6 +11,10 @@ rewrite made too long. The producers' constructions are laid out where they are 
 (:mod:`unsentinel.core.layout`); a reader rewrite changes a few characters deep inside a
 statement, so the statement is laid out again as a whole, once every edit is in.
 
+A statement the formatter had laid out over lines is laid out again after its edits
+(:func:`relayout_statement`), and a ``def`` line an annotation rewrite made too long has its
+parameters split (:func:`split_signature`).
+
 Only the shapes whose layout the formatter's rules decide plainly are split: a last
 bracket that holds arguments, elements or a comprehension; a comparison or a chain of
 ``and``/``or`` split before its operators. Anything else (a method called on a call's
@@ -94,6 +98,83 @@ def relayout_statement(
     if lines is None or not _same_code(_code(updated), lines):
         return None
     return "\n".join(lines)
+
+
+def split_signature(
+    original: cst.FunctionDef,
+    updated: cst.FunctionDef,
+    *,
+    column: int,
+    unit: str,
+    limit: int,
+    config: cst.PartialParserConfig,
+) -> cst.FunctionDef | None:
+    """``updated`` with its parameters on lines of their own where an edit of its
+    signature (``-> list[str]`` becoming ``-> list[Warning]``) pushed a ``def`` line that
+    fitted past the limit: together on one line between ``(`` and ``)`` where they fit
+    there, else one per line with a trailing comma, as the formatter splits a signature.
+    None where nothing needs splitting or the shape is not one laid out here."""
+    if unit.strip(" ") or not unit or updated.type_parameters is not None:
+        return None
+    before, after = _signature(original), _signature(updated)
+    if before == after or "\n" in before or "\n" in after:
+        return None
+    if column + _width(before) > limit or column + _width(after) <= limit:
+        return None
+    items = _parameters(updated.params)
+    head = after[: after.index("(") + 1]
+    returns = f" -> {_code(updated.returns.annotation)}" if updated.returns else ""
+    closing = f"){returns}:"
+    inner = column + len(unit)
+    if not items or column + _width(head) > limit or column + _width(closing) > limit:
+        return None
+    together = ", ".join(items)
+    if inner + _width(together) <= limit:
+        lines = [unit + together]
+    elif all(inner + _width(item) + 1 <= limit for item in items):
+        lines = [f"{unit}{item}," for item in items]
+    else:
+        return None
+    text = "\n".join([head, *lines, closing]) + f"\n{unit}pass\n"
+    parsed = cst.parse_statement(text, config)
+    if not isinstance(parsed, cst.FunctionDef) or not _same_code(
+        after + " pass", [_signature(parsed) + " pass"]
+    ):
+        return None
+    return updated.with_changes(
+        params=parsed.params, whitespace_before_params=parsed.whitespace_before_params
+    )
+
+
+def _signature(node: cst.FunctionDef) -> str:
+    """``def name(...) -> ...:`` as written, without decorators and body."""
+    bare = node.with_changes(
+        body=cst.SimpleStatementSuite(body=[cst.Pass()]), decorators=(), leading_lines=()
+    )
+    code = _code(bare)
+    return code[: code.rindex("pass")].rstrip()
+
+
+def _parameters(params: cst.Parameters) -> list[str]:
+    """Each parameter's code in order, ``/`` and a bare ``*`` included, without commas."""
+    nodes: list[cst.CSTNode] = [*params.posonly_params]
+    if isinstance(params.posonly_ind, cst.ParamSlash):
+        nodes.append(params.posonly_ind)
+    nodes += params.params
+    if isinstance(params.star_arg, (cst.Param, cst.ParamStar)):
+        nodes.append(params.star_arg)
+    nodes += params.kwonly_params
+    if params.star_kwarg is not None:
+        nodes.append(params.star_kwarg)
+    return [_parameter(node) for node in nodes]
+
+
+def _parameter(node: cst.CSTNode) -> str:
+    if isinstance(node, cst.ParamStar):
+        return "*"  # its comma is part of it
+    if isinstance(node, cst.ParamSlash):
+        return "/"
+    return _code(node.with_changes(comma=cst.MaybeSentinel.DEFAULT)).strip()
 
 
 def _lines(
