@@ -374,3 +374,53 @@ def test_a_signature_the_annotation_rule_pushed_past_the_limit_is_split(tmp_path
         ") -> list[Warning]:\n" in new
     )
     assert _ruff(new, 88) == new
+
+
+HELD_IN_A_CALL = {
+    "svc.py": textwrap.dedent(
+        """\
+        from dataclasses import dataclass
+
+
+        @dataclass
+        class Summary:
+            count: int = 0
+            warnings: list[str] | None = None
+
+
+        def summarize(queries: list[str]) -> Summary:
+            if not queries:
+                return Summary(count=0, warnings=["No queries were given, nothing to summarize."])
+            if len(queries) > 100:
+                return Summary(warnings=["Too many queries were given, none was summarized."])
+            return Summary(count=len(queries), warnings=[])
+
+
+        def as_dict(queries: list[str]) -> dict:
+            if not queries:
+                return {"count": 0, "warnings": ["No queries were given, nothing to summarize."]}
+            if len(queries) > 100:
+                return dict(result=Summary(warnings=["Too many queries, none was summarized."]))
+            if len(queries) > 50:
+                return {"warnings": ["Many queries were given, only fifty were summarized."]}
+            return {"count": len(queries), "warnings": []}
+        """
+    ),
+    "test_svc.py": "from svc import summarize\n\n\ndef test_it():\n    assert summarize([]).warnings\n",
+}
+
+
+def test_a_call_or_dict_holding_a_split_list_is_split_first(tmp_path: Path) -> None:
+    """``Summary(count=0, warnings=[Warning(...)])`` on one line: ruff splits the outermost
+    bracket first (the call, the dict, a call around that), then the list on its own line;
+    splitting only the list left ``Summary(count=0, warnings=[`` hugging. The empty ``[]``
+    of the last line stays as it is (a freed split list's ``id`` once made it look split)."""
+    new = new_text(diff_project(tmp_path, HELD_IN_A_CALL), "svc.py")
+    assert new is not None
+    assert "        return Summary(\n            count=0,\n            warnings=[\n" in new
+    assert "        return Summary(\n            warnings=[\n" in new
+    assert '        return {\n            "count": 0,\n            "warnings": [\n' in new
+    assert "        return dict(\n            result=Summary(\n                warnings=[\n" in new
+    assert '        return {\n            "warnings": [\n' in new
+    assert '    return {"count": len(queries), "warnings": []}\n' in new
+    assert _ruff(new, 88) == new

@@ -11,7 +11,7 @@ from typing import Any
 import libcst as cst
 
 from unsentinel.core.layout import newline
-from unsentinel.core.own_line import OwnLine, split_around
+from unsentinel.core.own_line import OwnLine, split_around, split_holding
 from unsentinel.core.quotes import new_strings_quoted
 from unsentinel.core.statement_split import (
     relayout_statement,
@@ -40,8 +40,11 @@ class EditApplier(cst.CSTTransformer):
         self._edits = edits
         self._quote = quote
         self._line_length = line_length
-        self._own_lines: dict[int, OwnLine] = {}
-        self._split_lists: dict[int, str] = {}  # a list split around a rewrite -> its base
+        # Keyed by ``id``, each entry holding its node: a node freed while the tree is
+        # rebuilt would hand its ``id`` on to a new one (an empty ``[]`` taken for a split).
+        self._own_lines: dict[int, tuple[cst.CSTNode, OwnLine]] = {}
+        self._split_lists: dict[int, tuple[cst.CSTNode, str]] = {}  # a split list -> its base
+        self._split_holdings: dict[int, tuple[cst.CSTNode, str]] = {}  # a call or dict split first
         self._module: cst.Module | None = None
         self._blocks: list[str] = []  # the indentation of each enclosing block
         self._applied = 0  # builders run so far
@@ -61,6 +64,8 @@ class EditApplier(cst.CSTTransformer):
         if isinstance(original_node, cst.IndentedBlock):
             self._blocks.pop()
         updated_node = self._split_for_own_line(updated_node)
+        if isinstance(updated_node, (cst.Call, cst.Dict)):
+            updated_node = self._split_holding(updated_node)
         if isinstance(updated_node, cst.Arg):
             updated_node = self._break_before_operator(updated_node)
         builder = self._edits.get(original_node)
@@ -78,7 +83,7 @@ class EditApplier(cst.CSTTransformer):
         replacement = builder(updated_node)
         if isinstance(replacement, OwnLine):
             node = new_strings_quoted(replacement.node, updated_node, self._quote)
-            self._own_lines[id(node)] = replacement
+            self._own_lines[id(node)] = (node, replacement)
             return node
         if isinstance(replacement, cst.CSTNode):
             return new_strings_quoted(replacement, updated_node, self._quote)
@@ -92,13 +97,45 @@ class EditApplier(cst.CSTTransformer):
         else:
             return node
         for value in values:
-            wanted = self._own_lines.pop(id(value), None)
-            if wanted is not None:
+            entry = self._own_lines.get(id(value))
+            if entry is not None and entry[0] is value:
+                del self._own_lines[id(value)]
+                wanted = entry[1]
                 split = split_around(node, wanted.base, wanted.unit)
                 if isinstance(split, cst.List):
-                    self._split_lists[id(split)] = wanted.base
+                    self._split_lists[id(split)] = (split, wanted.base)
                 return split
         return node
+
+    def _split_holding(self, node: cst.Call | cst.Dict) -> cst.Call | cst.Dict:
+        """``Summary(count=0, warnings=[`` / ``Warning(...)`` / ``])``: the formatter splits
+        the call (the dict) holding the split list first, and one holding that in turn."""
+        values = (
+            [a.value for a in node.args]
+            if isinstance(node, cst.Call)
+            else [
+                e.value
+                for e in node.elements
+                if isinstance(e, (cst.DictElement, cst.StarredDictElement))
+            ]
+        )
+        for value in values:
+            base = self._split_base(value)
+            if base is None:
+                continue
+            unit = self._module.default_indent if self._module else "    "
+            split = split_holding(node, value, base, unit)
+            if split is None:
+                return node
+            self._split_holdings[id(split)] = (split, base)
+            return split
+        return node
+
+    def _split_base(self, node: cst.CSTNode) -> str | None:
+        """The base indentation of ``node`` where it is a list split around a rewrite, or
+        a bracket split because it holds one."""
+        base = _base_in(self._split_lists, node)
+        return base if base is not None else _base_in(self._split_holdings, node)
 
     def _break_before_operator(self, arg: cst.Arg) -> cst.Arg:
         """``f(x=warnings or [`` / ``Warning(...)`` / ``])``: inside brackets there are no
@@ -107,7 +144,7 @@ class EditApplier(cst.CSTTransformer):
         value = arg.value
         if not isinstance(value, (cst.BooleanOperation, cst.BinaryOperation)) or value.lpar:
             return arg
-        base = self._split_lists.get(id(value.right))
+        base = _base_in(self._split_lists, value.right)
         before = getattr(value.operator, "whitespace_before", None)  # on every operator class
         if base is None or not isinstance(before, cst.SimpleWhitespace):
             return arg
@@ -162,3 +199,8 @@ class EditApplier(cst.CSTTransformer):
             config=self._module.config_for_parsing,
         )
         return updated if split is None else split
+
+
+def _base_in(table: dict[int, tuple[cst.CSTNode, str]], node: cst.CSTNode) -> str | None:
+    entry = table.get(id(node))
+    return entry[1] if entry is not None and entry[0] is node else None

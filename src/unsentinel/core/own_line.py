@@ -9,12 +9,19 @@ bracket around it (:func:`split_around`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import libcst as cst
 
-from unsentinel.core.layout import expression_code, has_comment, newline, one_per_line
+from unsentinel.core.layout import (
+    expression_code,
+    has_comment,
+    newline,
+    one_per_line,
+    shift_lines,
+)
 
 
 @dataclass(frozen=True)
@@ -144,3 +151,59 @@ def split_around(bracket: Hugging, base: str, unit: str) -> Hugging:
         )
     args = one_per_line(bracket.args, inner, base)
     return bracket.with_changes(whitespace_before_args=newline(inner), args=args)
+
+
+Holding = cst.Call | cst.Dict  # a bracket that holds a split list as an item's value
+
+
+def split_holding(
+    holding: Holding, split: cst.BaseExpression, base: str, unit: str
+) -> Holding | None:
+    """``holding`` -- a call or dict on one line with ``split`` (a list just split around a
+    rewrite, its ``]`` at ``base``, or a holding split so in turn) as an item's value --
+    split first, as the formatter splits the outermost bracket of a line first: each item
+    on a line of its own at ``base`` plus ``unit``, the list moved one ``unit`` deeper with
+    it. None where ``holding`` has its items over lines already (or another item spans
+    lines): the inner split is then the whole story."""
+    if isinstance(holding, cst.Call):
+        items: Sequence[cst.Arg | cst.BaseDictElement] = holding.args
+        opened = holding.whitespace_before_args
+    else:
+        items, opened = holding.elements, holding.lbrace.whitespace_after
+    if not items or isinstance(opened, cst.ParenthesizedWhitespace):
+        return None
+    others = [item for item in items if item.value is not split]
+    if len(others) == len(items) or not _on_one_line(items, others):
+        return None
+    moved = shift_lines(split, len(unit))
+    laid = [item.with_changes(value=moved) if item.value is split else item for item in items]
+    if isinstance(holding, cst.Call):
+        return cast(cst.Call, split_around(holding.with_changes(args=laid), base, unit))
+    inner = base + unit
+    lbrace = holding.lbrace.with_changes(whitespace_after=newline(inner))
+    if len(laid) == 1:  # a sole item: no trailing comma (the formatter's right-hand split)
+        rbrace = holding.rbrace.with_changes(whitespace_before=newline(base))
+        return holding.with_changes(lbrace=lbrace, elements=laid, rbrace=rbrace)
+    rbrace = holding.rbrace.with_changes(whitespace_before=cst.SimpleWhitespace(""))
+    return holding.with_changes(
+        lbrace=lbrace, elements=one_per_line(laid, inner, base), rbrace=rbrace
+    )
+
+
+def _on_one_line(
+    items: Sequence[cst.Arg | cst.BaseDictElement],
+    others: Sequence[cst.Arg | cst.BaseDictElement],
+) -> bool:
+    """No line break between the items nor inside the ones besides the split list."""
+    if not isinstance(items[-1].comma, cst.MaybeSentinel):
+        return False  # a trailing comma: the author's (magic) split
+    spaced = all(
+        isinstance(item.whitespace_after_arg, cst.SimpleWhitespace)
+        for item in items
+        if isinstance(item, cst.Arg)
+    )
+    return (
+        spaced
+        and all(_same_line(item.comma) for item in items[:-1])
+        and not any("\n" in expression_code(item) for item in others)
+    )
