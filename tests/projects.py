@@ -92,3 +92,18 @@ def appends_a_warning(text: str, target: str = "warnings") -> bool:
     """Does ``text`` append a ``Warning(...)`` to ``target``, however the call is laid out
     (``target.append(Warning(`` or, split as ruff does, ``target.append(`` / ``Warning(``)?"""
     return re.search(rf"(?<![\w.]){re.escape(target)}\.append\(\s*Warning\(", text) is not None
+
+
+# A function whose failure is an error dict (``{"stack_name": ..., "error": str(e)}``): the
+# producer the error-reader tests read from.
+LOOKUP = """
+def fetch(name: str) -> str:
+    return name.upper()
+
+
+def lookup(name: str) -> dict:
+    try:
+        return {"stack_name": name, "status": fetch(name)}
+    except OSError as e:
+        return {"stack_name": name, "error": str(e)}
+"""

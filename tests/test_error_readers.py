@@ -16,6 +16,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 from click.testing import CliRunner
+from projects import LOOKUP
 
 from unsentinel.cli import main
 from unsentinel.core.config import Config
@@ -237,18 +238,6 @@ def test_a_producer_read_only_by_a_migrating_function_still_migrates(tmp_path: P
     [producer] = [s for s in sites if str(s["path"]).endswith("conn.py")]
     assert producer["action"] == "rewrite"
 
-
-LOOKUP = """
-def fetch(name: str) -> str:
-    return name.upper()
-
-
-def lookup(name: str) -> dict:
-    try:
-        return {"stack_name": name, "status": fetch(name)}
-    except OSError as e:
-        return {"stack_name": name, "error": str(e)}
-"""
 
 # Spells no error-dict needle: the prefilter alone would never let the rules read it.
 READS_THE_NAME = """

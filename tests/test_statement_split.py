@@ -18,7 +18,7 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
-from projects import diff_project, new_text
+from projects import LOOKUP, diff_project, new_text
 
 from unsentinel.core.edits import EditApplier
 from unsentinel.core.statement_split import relayout_statement, split_statement
@@ -246,20 +246,8 @@ def test_an_authors_own_layout_is_kept() -> None:
         assert relayout_statement(old.body[0], new.body[0], column=4, unit="    ", limit=30) is None
 
 
-LOOKUP = {
-    "app.py": textwrap.dedent(
-        """\
-        def fetch(name: str) -> str:
-            return name.upper()
-
-
-        def lookup(name: str) -> dict:
-            try:
-                return {"stack_name": name, "status": fetch(name)}
-            except OSError as e:
-                return {"stack_name": name, "error": str(e)}
-        """
-    ),
+LOOKUP_AND_TEST = {
+    "app.py": textwrap.dedent(LOOKUP),
     "test_app.py": textwrap.dedent(
         """\
         from app import lookup
@@ -288,7 +276,7 @@ def test_a_statement_the_formatter_laid_out_is_laid_out_again_in_the_output(
     inside its parentheses loses them (the inserted ``['message']`` takes the f-string's
     other quote first, or the statement would not parse on Python 3.11), the chain splits
     its comparison before ``==``; and ruff agrees with the output."""
-    new = new_text(diff_project(tmp_path, LOOKUP), "test_app.py")
+    new = new_text(diff_project(tmp_path, LOOKUP_AND_TEST), "test_app.py")
     assert new is not None
     assert (
         '        report += f"\\n🔍 LOOKUP FAILED, HERE IS THE ROOT CAUSE ANALYSIS:\\n'
