@@ -79,8 +79,10 @@ def test_holdout_is_about_a_fifth(document: dict[str, Any]) -> None:
 
 
 def test_sentinel_cases_are_blocking(document: dict[str, Any]) -> None:
-    marked = [site for site in document["sites"] if site.get("sentinel")]
-    assert 20 <= len(marked) <= 40
+    sites = document["sites"]
+    marked = [site for site in sites if site.get("sentinel")]
+    # Each batch draws about 15% of its sites (30 of the first 204, 11 of the second 75).
+    assert 0.10 * len(sites) <= len(marked) <= 0.20 * len(sites)
     assert all(site["severity"] == "blocking" for site in marked)
 
 
