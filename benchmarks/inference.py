@@ -9,7 +9,8 @@ package the script downloads the sdist (``sdists.py``, verified by sha256, cache
 the repository), copies it into a temporary directory, prefixes the messages of the sites
 marked ``sentinel = true`` with ``BLOCK: ``, runs ``unsentinel plan --format json`` on the
 copy with the package's list names, and matches the plan's producer sites to the labels
-by path and line.
+by path and line (a label on ``out.append(msg)`` whose local is only appended matches
+the plan's site at ``msg = ...`` above it, where the plan reports that message).
 
 Per field (severity, field_path, code) and separately for the tuning half and the
 holdout it reports: coverage (labelled sites the plan lists with values; a site it
@@ -247,23 +248,61 @@ def plan_package(
 # --- matching and comparing -----------------------------------------------------------
 
 
-def match(labels: list[Label], sites: list[dict[str, Any]]) -> list[Outcome]:
+def match(
+    labels: list[Label], sites: list[dict[str, Any]], tree: Path | None = None
+) -> list[Outcome]:
     exact = {(s["path"], s["line"]): s for s in sites}
     outcomes = []
     for label in labels:
         site = exact.get((label.path, label.line))
         if site is None:
-            site = next(
-                (
-                    s
-                    for s in sites
-                    if s["path"] == label.path
-                    and s["line"] <= label.line <= s.get("end_line", s["line"])
-                ),
-                None,
-            )
+            site = _covering(sites, label.path, label.line)
+        if site is None and tree is not None:
+            assigned = assignment_line(tree / label.path, label.line)
+            if assigned is not None:
+                site = next(
+                    (
+                        s
+                        for s in sites
+                        if s["path"] == label.path and assigned <= s["line"] <= assigned + 2
+                    ),
+                    None,
+                )
         outcomes.append(Outcome(label, site))
     return outcomes
+
+
+def _covering(sites: list[dict[str, Any]], path: str, line: int) -> dict[str, Any] | None:
+    return next(
+        (
+            s
+            for s in sites
+            if s["path"] == path and s["line"] <= line <= s.get("end_line", s["line"])
+        ),
+        None,
+    )
+
+
+APPENDED_NAME = re.compile(r"\.(?:append|insert)\((?:[^,()]*,\s*)?([A-Za-z_]\w*)\)\s*$")
+
+
+def assignment_line(source: Path, line: int) -> int | None:
+    """``out.append(msg)`` on ``line``: the line of the nearest ``msg = ...`` above it in
+    the same function, where the plan reports a local that is only appended (the
+    assignment's string becomes the ``Warning``). The label keeps the append's line, as
+    the header says; this only finds the plan's site for it."""
+    rows = source.read_text(encoding="utf-8").split("\n")
+    found = APPENDED_NAME.search(rows[line - 1])
+    if found is None:
+        return None
+    assigned = re.compile(rf"^\s*{found.group(1)}\s*(?::[^=]*)?=(?!=)")
+    for number in range(line - 1, 0, -1):
+        row = rows[number - 1]
+        if assigned.match(row):
+            return number
+        if re.match(r"^\s*(?:async\s+)?def\s", row):
+            return None
+    return None
 
 
 def normal_path(value: str | None) -> str:
@@ -449,7 +488,7 @@ def measure(
     for key, (pin, list_names) in sorted(packages.items()):
         mine = [label for label in labels if label.package == key]
         print(f"{pin}: {len(mine)} labelled sites", file=sys.stderr)
-        outcomes.extend(match(mine, plan_package(pin, list_names, mine, unsentinel)))
+        outcomes.extend(match(mine, plan_package(pin, list_names, mine, unsentinel), fetch(pin)))
     return outcomes
 
 
