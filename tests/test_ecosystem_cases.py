@@ -36,8 +36,9 @@ def _sections() -> dict[str, dict[str, str]]:
 
 SECTIONS = _sections()
 # Classes fixed by migrating every value of the group, not by holding it: the literals joined
-# to a list with ``+`` (and ``or``) are producers of the group now.
-MIGRATED_WHOLE = frozenset({"4"})
+# to a list with ``+`` (and ``or``) are producers of the group now (4); ``str(exc)`` appended
+# is a message, since ``str`` always returns a string (2, session 14).
+MIGRATED_WHOLE = frozenset({"2", "4"})
 
 
 def test_every_failure_class_has_files() -> None:
@@ -88,3 +89,16 @@ def test_literals_joined_to_a_migrated_list_migrate_with_it(
     for items in ([], ["a"], ["a"] * 101):
         shown = report.summarize(items).warnings
         assert shown and all(type(w).__name__ == "Warning" for w in shown)
+
+
+def test_str_of_an_exception_migrates_and_no_builtin_becomes_a_helper(tmp_path: Path) -> None:
+    """Class 2: ``warnings.append(str(exc))`` is a message (``str`` returns a string), so its
+    group migrates -- and ``str`` never becomes a helper returning warnings: the module that
+    only calls ``str(exc)`` elsewhere is left as it is."""
+    [title] = [t for t in SECTIONS if _number(t) == "2"]
+    changed = _diff(title, tmp_path)
+    assert "compile_check.py" not in changed
+    collect = changed["collect.py"]
+    assert collect is not None
+    assert "message=str(exc)," in collect
+    assert ".message" not in collect

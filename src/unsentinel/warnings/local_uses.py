@@ -125,7 +125,10 @@ def reaching_assignment(
     context: RuleContext, name: cst.Name, values: list[cst.BaseExpression]
 ) -> cst.BaseExpression | None:
     """The assignment of ``name`` that reaches it: the last one before it in a block that
-    holds it (``else: msg = "..."; warnings.append(msg)``), if there is one."""
+    holds it (``else: msg = "..."; warnings.append(msg)``), if there is one. A message
+    grown with ``+=`` (``msg = f"Invalid {selector}. "``, then ``msg += "It has no
+    effect."``) reaches as the whole text: the first assignment joined with every ``+=``
+    after it on the way -- not the last piece alone, which may not even say the subject."""
     holding = set(map(id, context.ancestors(name)))
     line = context.position(name).line
     reaching = [
@@ -134,7 +137,24 @@ def reaching_assignment(
         if context.position(value).line < line
         and id(context.parent(_statement_of(context, value))) in holding
     ]
-    return reaching[-1] if reaching else None
+    if not reaching:
+        return None
+    grown: list[cst.BaseExpression] = []
+    for value in reversed(reaching):
+        grown.insert(0, value)
+        if not _augmented(context, value):
+            break
+    else:
+        return reaching[-1]  # only ``+=`` reaches: the start is not known here
+    whole = grown[0]
+    for piece in grown[1:]:
+        whole = cst.BinaryOperation(left=whole, operator=cst.Add(), right=piece)
+    return whole
+
+
+def _augmented(context: RuleContext, value: cst.BaseExpression) -> bool:
+    parent = context.parent(value)
+    return isinstance(parent, cst.AugAssign) and isinstance(parent.operator, cst.AddAssign)
 
 
 def _statement_of(context: RuleContext, node: cst.CSTNode) -> cst.CSTNode:

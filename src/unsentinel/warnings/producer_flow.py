@@ -248,6 +248,8 @@ class WarningProducer(WarningRewriter):
             self.returned_dicts.stored(node, target)
 
     def visit_Assign(self, node: cst.Assign) -> None:
+        if _joins_itself(node) and self._only_shown_after(node):
+            return  # ``reasons = "; ".join(reasons)``: the name is rebound to the joined text
         lists = [t.target for t in node.targets if self.analysis.is_warning_list(t.target)]
         texts = [t for t in lists if holds_text(self.carriers, t, node.value)]
         if lists and not texts:
@@ -258,6 +260,26 @@ class WarningProducer(WarningRewriter):
         if not texts:
             self.returned_dicts.assigned(node)
         self.helpers.record_unpacked(node)
+
+    def _only_shown_after(self, node: cst.Assign) -> bool:
+        """Every later use of the rebound name in its function is inside an f-string's
+        placeholder (``msg += f"\\n - {reasons}"``): the text goes nowhere a list could.
+        Returned, passed on or stored, it stays a value of unknown type, as before."""
+        target = node.targets[0].target
+        assert isinstance(target, cst.Name)
+        function = self.analysis.enclosing_function(node)
+        if function is None:
+            return False
+        line = self.context.position(node).line
+        for name in self.analysis.index.within(cst.Name, function):
+            if name.value != target.value or name is target:
+                continue
+            if self.context.position(name).line <= line:
+                continue
+            ancestors = self.context.ancestors(name)
+            if not any(isinstance(a, cst.FormattedStringExpression) for a in ancestors):
+                return False
+        return True
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         if node.value is not None and holds_text(self.carriers, node.target, node.value):
@@ -298,6 +320,8 @@ class WarningProducer(WarningRewriter):
 
     # -- candidates ----------------------------------------------------------------------
     def _elements(self, expr: cst.BaseExpression, *, single: bool = False) -> None:
+        if _empty_list_call(expr):
+            return  # ``return list()``: an empty list, as ``[]`` is
         if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
             for element in expr.elements:
                 if not isinstance(element, cst.StarredElement):
@@ -339,7 +363,7 @@ class WarningProducer(WarningRewriter):
         if isinstance(expr, cst.IfExp):
             self._candidate(expr.body)
             self._candidate(expr.orelse)
-        elif is_stringish(expr):
+        elif is_stringish(expr) or _is_str_call(expr):
             self._producer(expr)
         elif isinstance(expr, cst.Name):
             self.local_flow.follow(expr, self._into)
@@ -397,3 +421,47 @@ def _literal_iterable(expr: cst.ListComp | cst.GeneratorExp) -> cst.BaseExpressi
     ):
         return comp.iter
     return None
+
+
+def _is_str_call(expr: cst.BaseExpression) -> bool:
+    """``str(exc)``: the builtin always returns a string, so appending it is a message like
+    a literal (``reasons.append(str(exc))`` after a failed conversion). Before, it was a
+    value of unknown type and held its whole group. One positional argument, nothing else
+    (``str(raw, "utf-8")`` decodes bytes, still a string, but reads as something else)."""
+    return (
+        isinstance(expr, cst.Call)
+        and isinstance(expr.func, cst.Name)
+        and expr.func.value == "str"
+        and len(expr.args) == 1
+        and expr.args[0].keyword is None
+        and not expr.args[0].star
+    )
+
+
+def _joins_itself(node: cst.Assign) -> bool:
+    """``reasons = "\\n - ".join(reasons)``: a list's name rebound to the text its own items
+    join into. Nothing goes into the list (the join reads it, a consumer like any join);
+    the name holds a string from here on."""
+    if len(node.targets) != 1 or not isinstance(node.targets[0].target, cst.Name):
+        return False
+    value = node.value
+    return (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Attribute)
+        and value.func.attr.value == "join"
+        and isinstance(value.func.value, (cst.SimpleString, cst.ConcatenatedString))
+        and len(value.args) == 1
+        and isinstance(value.args[0].value, cst.Name)
+        and value.args[0].value.value == node.targets[0].target.value
+    )
+
+
+def _empty_list_call(expr: cst.BaseExpression) -> bool:
+    """``list()``: a new empty list, nothing in it (before, a value of unknown type that held
+    the group of every list it was returned into)."""
+    return (
+        isinstance(expr, cst.Call)
+        and isinstance(expr.func, cst.Name)
+        and expr.func.value == "list"
+        and not expr.args
+    )

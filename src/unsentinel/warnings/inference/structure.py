@@ -114,8 +114,11 @@ def _stops_after(ancestors: list[cst.CSTNode]) -> str | None:
 @lru_cache(maxsize=1024)  # asked once per site: walk each function once per list
 def _raises_on(list_name: str, function: cst.FunctionDef) -> bool:
     """Does the function raise when the list is not empty (``if errors: raise ...``), or
-    raise with the list's text (``raise ValueError("; ".join(problems))``)?"""
+    raise with the list's text (``raise ValueError("; ".join(problems))``), also through a
+    local (``message = "\\n".join(messages)``, then ``raise FatalError(message)`` under a
+    flag set beside the appends)?"""
     found = False
+    texts = _texts_of(list_name, function)
 
     class _Finder(cst.CSTVisitor):
         def visit_If(self, node: cst.If) -> bool:
@@ -126,7 +129,7 @@ def _raises_on(list_name: str, function: cst.FunctionDef) -> bool:
 
         def visit_Raise(self, node: cst.Raise) -> bool:
             nonlocal found
-            if node.exc is not None and _mentions(node.exc, list_name):
+            if node.exc is not None and any(_mentions(node.exc, name) for name in texts):
                 found = True
             return False
 
@@ -135,6 +138,32 @@ def _raises_on(list_name: str, function: cst.FunctionDef) -> bool:
 
     function.visit(_Finder())
     return found
+
+
+def _texts_of(list_name: str, function: cst.FunctionDef) -> tuple[str, ...]:
+    """``list_name`` and the locals the function assigns from its text: a join of the
+    list (``message = "\\n".join(messages)``), not any value that merely mentions it
+    (``count = len(messages)`` says nothing of what is raised)."""
+    names = [list_name]
+
+    class _Joins(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            value = node.value
+            if (
+                len(node.targets) == 1
+                and isinstance(node.targets[0].target, cst.Name)
+                and isinstance(value, cst.Call)
+                and isinstance(value.func, cst.Attribute)
+                and value.func.attr.value == "join"
+                and _mentions(value, list_name)
+            ):
+                names.append(node.targets[0].target.value)
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is function
+
+    function.visit(_Joins())
+    return tuple(names)
 
 
 def _mentions(expr: cst.CSTNode, list_name: str) -> bool:
