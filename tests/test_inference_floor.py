@@ -58,25 +58,32 @@ FIGURES = Path(__file__).parent.parent / "benchmarks" / "inference_figures.json"
 # Raised (2026-11-27, branch infer-paths, the run of its final code): an index of an input
 # list's items by a key, a choice between a service's answer and a literal, and a mode the
 # wording test put into the message: tuning field_path 81 -> 86, holdout 19 -> 20.
+# Second batch (2026-11-27, session 14, branch infer14): 75 more labelled sites from 5 new
+# packages, most of them in groups held whole. The counts ("right") only rose: 97 severities
+# (92 + 5), 91 field paths (86 + 5), holdout 27 severities and 6 codes; no site of the first
+# batch changed. The two coverage floors are SHARES of the set, so they depend on its
+# composition: the new sites are covered far less often (14 of 60 tuning, 5 of 15 holdout),
+# and the floors are set to the new measured shares, 113/223 and 32/56. No fewer sites are
+# covered than before: the first batch's 99 tuning and 27 holdout sites all still are.
 FLOORS = {
-    ("tuning", "severity", "coverage"): 0.607,  # 99/163
-    ("tuning", "severity", "right"): 92,
-    ("tuning", "severity", "high_right"): 1.0,  # 36/36
-    ("tuning", "severity", "wrong_low"): 1.0,  # 7/7
-    ("tuning", "field_path", "right"): 86,
+    ("tuning", "severity", "coverage"): 0.506,  # 113/223 (composition: was 99/163)
+    ("tuning", "severity", "right"): 97,
+    ("tuning", "severity", "high_right"): 1.0,  # 37/37
+    ("tuning", "severity", "wrong_low"): 1.0,  # 16/16
+    ("tuning", "field_path", "right"): 91,
     ("tuning", "field_path", "high_right"): 1.0,  # 14/14
-    ("tuning", "field_path", "wrong_low"): 1.0,  # 13/13
+    ("tuning", "field_path", "wrong_low"): 1.0,  # 22/22
     ("tuning", "code", "right"): 27,
-    ("tuning", "code", "wrong_low"): 1.0,  # 72/72
-    ("holdout", "severity", "coverage"): 0.658,  # 27/41
-    ("holdout", "severity", "right"): 26,
-    ("holdout", "severity", "high_right"): 1.0,  # 7/7
-    ("holdout", "severity", "wrong_low"): 1.0,  # 1/1
+    ("tuning", "code", "wrong_low"): 1.0,  # 86/86
+    ("holdout", "severity", "coverage"): 0.571,  # 32/56 (composition: was 27/41)
+    ("holdout", "severity", "right"): 27,
+    ("holdout", "severity", "high_right"): 1.0,  # 8/8
+    ("holdout", "severity", "wrong_low"): 1.0,  # 5/5
     ("holdout", "field_path", "right"): 20,
     ("holdout", "field_path", "high_right"): 1.0,  # 3/3
-    ("holdout", "field_path", "wrong_low"): 1.0,  # 7/7
-    ("holdout", "code", "right"): 5,
-    ("holdout", "code", "wrong_low"): 1.0,  # 22/22
+    ("holdout", "field_path", "wrong_low"): 1.0,  # 12/12
+    ("holdout", "code", "right"): 6,
+    ("holdout", "code", "wrong_low"): 1.0,  # 26/26
 }
 
 
