@@ -414,10 +414,10 @@ def confusion_table(outcomes: list[Outcome]) -> list[str]:
 
 def half_report(title: str, outcomes: list[Outcome]) -> list[str]:
     repeated, stable = same_code_per_situation(outcomes)
-    sentinel = [o for o in outcomes if o.label.sentinel]
-    sentinel_right = sum(
-        1 for o in sentinel if o.site is not None and o.site.get("severity") == "blocking"
-    )
+    # Counted among the covered sites, as the tables count: a skipped one has no severity.
+    sentinel = [o for o in outcomes if o.label.sentinel and o.site and o.site.get("severity")]
+    sentinel_skipped = sum(1 for o in outcomes if o.label.sentinel) - len(sentinel)
+    sentinel_right = sum(1 for o in sentinel if o.site and o.site.get("severity") == "blocking")
     packages = len({o.label.package for o in outcomes})
     return [
         f"### {title}: {len(outcomes)} sites from {packages} packages",
@@ -427,7 +427,8 @@ def half_report(title: str, outcomes: list[Outcome]) -> list[str]:
         *confusion_table(outcomes),
         "",
         "Hand-converted sentinel sites inferred `blocking`: "
-        f"{percent(sentinel_right, len(sentinel))}. "
+        f"{percent(sentinel_right, len(sentinel))} of those covered "
+        f"({sentinel_skipped} more skipped with their group). "
         f"Situations labelled more than once that got one code: {percent(stable, repeated)}.",
         "",
     ]
