@@ -86,6 +86,11 @@ def entries(root: Path) -> list[Path]:
     return sorted((root / CACHE_DIR).glob("*/*.json"))
 
 
+def answer_entries(root: Path) -> list[Path]:
+    """The analyses kept by their answers (:mod:`unsentinel.core.cache_answers`)."""
+    return sorted((root / CACHE_DIR / "answers").glob("*/*.json"))
+
+
 def run_entries(root: Path) -> list[Path]:
     return sorted((root / CACHE_DIR / "runs").glob("*/*.json"))
 
@@ -222,9 +227,10 @@ def test_the_same_text_under_another_path_is_not_shared(project: Path) -> None:
     check(project)
     shutil.copy(project / "pkg" / "orders.py", project / "pkg" / "orders_copy.py")
     result = check(project)
-    # The copy's templates join the repository's facts, so orders.py (which reads them) is
-    # checked again too; only the three files the rules never read come from the cache.
-    assert result.cached == 3
+    # The copy's templates join the repository's facts, which changes their digest; but
+    # orders.py's analysis gets the same answers from them, so its result is kept as well
+    # (the copy alone is checked: its key names its own path).
+    assert result.cached == 4
     [copy] = [r for r in result.results if r.path.endswith("orders_copy.py")]
     assert copy.sites and copy.path == os.path.join("pkg", "orders_copy.py")
     assert reported(result) == reported(check(project, cache=False))
@@ -409,7 +415,8 @@ def test_a_run_entry_with_wrong_values_is_a_miss(project: Path) -> None:
     assert data["files"] == 4 and len(data["results"]) == 2  # orders.py and broken.py
     data["results"][0][1]["status"] = "no such status"
     entry.write_text(json.dumps(data))
-    shutil.rmtree(project / CACHE_DIR / "rounds")
+    for kind in ("rounds", "answers"):
+        shutil.rmtree(project / CACHE_DIR / kind)
     for result_entry in entries(project):
         result_entry.unlink()
     assert check(project).cached == 0
@@ -486,7 +493,7 @@ def test_facts_in_a_pack_that_do_not_read_are_never_used(flow: Path) -> None:
         rewrite_pack(pack, header, lines)
     for entry in entries(flow):
         entry.unlink()  # the results must be computed from the gather pass again
-    for kind in ("steps", "folds"):
+    for kind in ("steps", "folds", "answers"):
         shutil.rmtree(flow / CACHE_DIR / kind)  # the facts must be merged again
     again = check_by_file(flow)
     assert reported(again) == reported(fresh)
@@ -534,13 +541,13 @@ def test_facts_survive_the_round_trip_and_digest_alike_in_every_process() -> Non
 )
 def test_a_corrupt_entry_is_ignored_and_rewritten(project: Path, damage: bytes) -> None:
     fresh = check(project)
-    assert len(entries(project)) == 1  # orders.py: the one file the rules read
-    for entry in [*entries(project), *packs(project)]:
+    assert len(entries(project)) == len(answer_entries(project)) == 1  # orders.py
+    for entry in [*entries(project), *packs(project), *answer_entries(project)]:
         entry.write_bytes(damage)
     rebuilt = check_by_file(project)
     assert rebuilt.cached == 0
     assert reported(rebuilt) == reported(fresh)
-    for entry in entries(project):
+    for entry in [*entries(project), *answer_entries(project)]:
         assert json.loads(entry.read_bytes())["format"] == FORMAT
     for pack in packs(project):
         header, lines = pack_lines(pack)
@@ -576,19 +583,34 @@ def test_a_broken_line_of_a_pack_is_a_miss_for_its_file_alone(
     assert check_by_file(project).cached == 4  # its line was written again
 
 
+def damage_results(root: Path, damage: Callable[[dict[str, Any]], None]) -> None:
+    """Damage every result entry, and every result kept with its answers, alike."""
+    for entry in entries(root):
+        data = json.loads(entry.read_bytes())
+        damage(data)
+        entry.write_text(json.dumps(data))
+    for entry in answer_entries(root):
+        data = json.loads(entry.read_bytes())
+        for kept in data["kept"]:
+            if kept["mode"] == "check":
+                damage(kept["output"])
+        entry.write_text(json.dumps(data))
+
+
 def test_an_entry_with_wrong_values_is_a_miss(project: Path) -> None:
     fresh = check(project)
-    for entry in entries(project):
-        data = json.loads(entry.read_bytes())
+
+    def no_status(data: dict[str, Any]) -> None:
         data["status"] = "no such status"
-        entry.write_text(json.dumps(data))
-    # The three files the rules never read take their results from the gather packs.
-    assert check_by_file(project).cached == 3
-    for entry in entries(project):
-        data = json.loads(entry.read_bytes())
+
+    def bad_position(data: dict[str, Any]) -> None:
         if data["sites"]:
             data["sites"][0]["position"] = ["1", 1, 1, 1]
-            entry.write_text(json.dumps(data))
+
+    damage_results(project, no_status)
+    # The three files the rules never read take their results from the gather packs.
+    assert check_by_file(project).cached == 3
+    damage_results(project, bad_position)
     damaged = check_by_file(project)
     assert damaged.cached == 3  # every entry but the one whose site was damaged
     assert reported(damaged) == reported(fresh)

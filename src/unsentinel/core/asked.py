@@ -34,7 +34,7 @@ How = Literal["value", "call", "in", "get", "bool", "len"]
 # (feature, attribute, how it was asked, arguments, keyword arguments)
 Question = tuple[type[Any], str, How, "tuple[object, ...]", "tuple[tuple[str, object], ...]"]
 
-_MISSING = object()  # a mapping's answer for a key it does not hold
+MISSING = object()  # a mapping's answer for a key it does not hold
 _FLAT: frozenset[type[Any]] = frozenset({str, int, bool, float, bytes, type(None)})
 
 
@@ -70,12 +70,12 @@ class Asked:
         ):
             return False
         return all(
-            same(answer, _answer(book.get(question[0]), question))
+            same(answer, answer_to(book.get(question[0]), question))
             for question, answer in self.answers.items()
         )
 
 
-def _answer(value: object, question: Question) -> object:
+def answer_to(value: object, question: Question) -> object:
     """What ``value`` (one feature's facts) answers to ``question``."""
     _kind, name, how, args, keywords = question
     found = getattr(value, name)
@@ -84,7 +84,7 @@ def _answer(value: object, question: Question) -> object:
     if how == "in":
         return args[0] in found
     if how == "get":
-        return found.get(args[0], _MISSING)
+        return found.get(args[0], MISSING)
     if how == "bool":
         return bool(found)
     if how == "len":
@@ -306,22 +306,22 @@ class _AskingMapping(_Whole):
     __slots__ = ()
 
     def _at(self, key: object) -> object:
-        answer = self._real.get(key, _MISSING)
+        answer = self._real.get(key, MISSING)
         self._asking.note(self._name, "get", (key,), answer)
         return answer
 
     def get(self, key: object, default: object = None) -> object:
         answer = self._at(key)
-        return default if answer is _MISSING else answer
+        return default if answer is MISSING else answer
 
     def __getitem__(self, key: object) -> object:
         answer = self._at(key)
-        if answer is _MISSING:
+        if answer is MISSING:
             raise KeyError(key)
         return answer
 
     def __contains__(self, key: object) -> bool:
-        return self._at(key) is not _MISSING
+        return self._at(key) is not MISSING
 
 
 def _real(value: Any) -> Any:

@@ -27,7 +27,7 @@ from unsentinel.core.model import (
     Status,
 )
 
-FORMAT = 15  # bump when the entry layout or the meaning of a result changes
+FORMAT = 16  # bump when the entry layout or the meaning of a result changes
 
 
 def sha256(data: bytes) -> str:
@@ -154,14 +154,17 @@ class FactCodec:
         if value is None or isinstance(value, (bool, int, float, str)):
             return value
         if isinstance(value, enum.Enum):
-            return {"E": _name(type(value)), "v": self.encode(value.value, canonical=canonical)}
+            return {
+                "E": class_name(type(value)),
+                "v": self.encode(value.value, canonical=canonical),
+            }
         if is_dataclass(value) and not isinstance(value, type):
             values = {
                 item.name: self.encode(getattr(value, item.name), canonical=canonical)
                 for item in fields(value)
                 if item.init
             }
-            return {"D": _name(type(value)), "f": values}
+            return {"D": class_name(type(value)), "f": values}
         if isinstance(value, tuple):
             return {"T": [self.encode(v, canonical=canonical) for v in value]}
         if isinstance(value, list):
@@ -208,7 +211,7 @@ class FactCodec:
         :meth:`digest` hashes; :meth:`book` reads it back); None: not data."""
         try:
             entries = sorted(
-                [_name(kind), self.encode(value, canonical=True)]
+                [class_name(kind), self.encode(value, canonical=True)]
                 for kind, value in facts.entries.items()
             )
             return json.dumps([entries, bool(facts.gathered)]).encode()
@@ -220,7 +223,7 @@ class FactCodec:
         :meth:`document`; raises ``ValueError`` (or ``TypeError``, ``KeyError``) for
         anything else, a kind the facts do not have included."""
         entries, gathered = json.loads(document)
-        by_name = {_name(kind): kind for kind in self.kinds}
+        by_name = {class_name(kind): kind for kind in self.kinds}
         found = {by_name[name]: self.decode(value) for name, value in entries}
         if not isinstance(gathered, bool) or any(
             type(value) is not kind for kind, value in found.items()
@@ -246,7 +249,7 @@ def _is_enum(cls: type[Any]) -> bool:
     return issubclass(cls, enum.Enum)
 
 
-def _name(cls: type[Any]) -> str:
+def class_name(cls: type[Any]) -> str:
     return f"{cls.__module__}:{cls.__qualname__}"
 
 
@@ -264,9 +267,9 @@ def _reachable(kinds: Iterable[type[Any]]) -> dict[str, type[Any]]:
     todo = list(kinds)
     while todo:
         cls = todo.pop()
-        if _name(cls) in found:
+        if class_name(cls) in found:
             continue
-        found[_name(cls)] = cls
+        found[class_name(cls)] = cls
         if is_dataclass(cls):
             try:
                 hints = typing.get_type_hints(cls)

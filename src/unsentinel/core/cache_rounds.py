@@ -19,11 +19,21 @@ only a run where the file had the same output takes.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from unsentinel.core.cache import CheckCache, Miss, Recalled, cacheable
+from unsentinel.core.cache_answers import (
+    Answers,
+    Kept,
+    Mode,
+    holding,
+    kept_output,
+    kept_result,
+    load_kept,
+    store_kept,
+)
 from unsentinel.core.cache_codec import sha256
 from unsentinel.core.cache_facts import Step, fold, load_fold, load_step, store_step
 from unsentinel.core.cache_packs import Pack
@@ -64,6 +74,10 @@ class CachedRounds:
     step: Step | None = None  # the kept step that led to them
     unread: dict[int, tuple[FileResult, bytes]] = field(default_factory=dict)  # facts to read
     lines: dict[bytes, str] | None = None
+    # analyses kept by their answers (:mod:`unsentinel.core.cache_answers`), by file key:
+    # as earlier runs kept them, and as this run made them
+    kept: dict[str, tuple[Kept, ...]] = field(default_factory=dict)
+    made: dict[str, list[Kept]] = field(default_factory=dict)
 
     def read(
         self, tasks: Sequence[FileTask], config: Config, seen: dict[Path, bytes]
@@ -169,9 +183,46 @@ class CachedRounds:
                 found[task.path] = Recalled(None, self.identities.get(task.path))
         return found
 
+    def kept_for(self, tasks: Sequence[FileTask]) -> dict[Path, tuple[Kept, ...]]:
+        """The analyses earlier runs kept of ``tasks``' bytes, for the pipeline to take
+        where their answers hold (read once per file and run)."""
+        found: dict[Path, tuple[Kept, ...]] = {}
+        for task in tasks:
+            key = self.keys.get(task.path)
+            if key is None:
+                continue
+            if key not in self.kept:
+                self.kept[key] = load_kept(self.cache, key)
+            if self.kept[key]:
+                found[task.path] = self.kept[key]
+        return found
+
+    def _made(self, task: FileTask, mode: Mode, result: FileResult) -> None:
+        """Note an analysis this run made (or took) of ``task``, by what it was told."""
+        key = self.keys.get(task.path)
+        if key is None or result.answered is None or result.status is not Status.PARSED:
+            return
+        try:
+            output = kept_output(mode, result, self.cache.codec)
+        except (TypeError, ValueError, RecursionError):
+            return
+        self.made.setdefault(key, []).append(Kept(mode, result.answered, output))
+
+    def store_kept(self) -> None:
+        """Write the kept analyses of the files this run analysed: its own first, then
+        those earlier runs kept."""
+        for key, made in self.made.items():
+            earlier = self.kept.get(key)
+            if earlier is None:
+                earlier = load_kept(self.cache, key)
+            if made != list(earlier[: len(made)]):
+                store_kept(self.cache, key, [*made, *earlier])
+
     def keep(self, task: FileTask, stamp: str | None, result: FileResult | None) -> Recalled:
         """Add a computed output to its round's pack (written by :meth:`end_round`)."""
         self.computed.add(task.path)
+        if result is not None:
+            self._made(task, "gather", result)
         key = self.keys.get(task.path)
         identity = None
         if key is not None and stamp is not None:
@@ -282,7 +333,7 @@ class CachedRounds:
         tasks: Sequence[FileTask],
         done: dict[int, FileResult],
         gathered: dict[Path, FileResult],
-        facts: FactBook | None,
+        facts: Callable[[], FactBook],
     ) -> dict[int, FileResult]:
         """``check``'s results that need no rule run: cache hits, and files that never reach
         the rules (their gather output already says what check reports about them:
@@ -290,8 +341,11 @@ class CachedRounds:
         where every round's output for the file was).
 
         A file the rules read is keyed with the digest of the settled facts as well, so an
-        edit elsewhere that changes what it is told makes its entry miss.
+        edit elsewhere that changes what it is told makes its entry miss; then a result
+        kept with the answers its analysis was given is taken where the settled facts
+        (``facts()``, read only then) give them all again.
         """
+        answers: list[Answers] = []
         digests: list[str | None] = []  # the facts' digest, taken once a file needs it
         found: dict[int, FileResult] = {}
         for index, task in enumerate(tasks):
@@ -305,18 +359,36 @@ class CachedRounds:
                     self.cache.hits += 1
                 continue
             if not digests:  # where a kept step said the digest, the facts were not read
-                if self.digest is None and facts is not None:
-                    self.digest = self.cache.codec.digest(facts)
+                if self.digest is None:
+                    self.digest = self.cache.codec.digest(facts())
                 digests.append(self.digest)
             if digests[0] is None:
                 continue
-            key = self.cache.with_facts(key, digests[0])
-            hit = self.cache.load(key, task)
+            by_digest = self.cache.with_facts(key, digests[0])
+            hit = self.cache.load(by_digest, task)
+            if hit is None:
+                if not answers:
+                    answers.append(Answers(facts(), self.cache.codec))
+                hit = self._answered(task, key, answers[0])
             if hit is not None:
                 found[index] = hit
             else:
-                self.result_keys[task.path] = key
+                self.result_keys[task.path] = by_digest
         return found
+
+    def _answered(self, task: FileTask, key: str, answers: Answers) -> FileResult | None:
+        """The result of a kept analysis of the file whose answers hold (a hit), or None."""
+        if key not in self.kept:
+            self.kept[key] = load_kept(self.cache, key)
+        kept = holding(self.kept[key], "check", answers)
+        if kept is None:
+            return None
+        try:
+            result = kept_result(kept, task.display, self.cache.codec)
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+            return None
+        self.cache.hits += 1
+        return result
 
     def keep_results(self, tasks: Sequence[FileTask], fresh: Sequence[FileResult]) -> None:
         """Record the fresh results under the keys of the bytes (and facts) they came from."""
@@ -324,3 +396,6 @@ class CachedRounds:
             key = self.result_keys.get(task.path)
             if key is not None:
                 self.cache.store(key, result)
+            if cacheable(result) and not result.changed:
+                self._made(task, "check", result)
+        self.store_kept()

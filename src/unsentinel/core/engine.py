@@ -10,12 +10,14 @@ process keeps of each file between passes (bytes, the parsed module) is
 from __future__ import annotations
 
 import codecs
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from unsentinel.core.asked import asking
+from unsentinel.core.asked import Asked, asking
+from unsentinel.core.cache_answers import Answers, Kept, holding, kept_result
+from unsentinel.core.cache_codec import FactCodec
 from unsentinel.core.config import Config, generated_modules
 from unsentinel.core.facts import FactBook
 from unsentinel.core.gather import changed_functions, facts_of_context, facts_of_source, merge_facts
@@ -161,6 +163,7 @@ class Pipeline:
         *,
         gather: bool = False,
         screen: bool = True,
+        kept: Mapping[Path, Sequence[Kept]] | None = None,
     ) -> None:
         self.config = config
         self.suite = suite
@@ -170,6 +173,10 @@ class Pipeline:
         # False: every file that parses goes to the rules (``check --no-prefilter``, which
         # proves the prefilter sound: it must not change a single finding).
         self.screen = screen
+        # A cached check's (None: no cache): analyses of earlier runs by file, taken where
+        # their answers hold, and every analysis's record returned with its result.
+        self.kept = kept
+        self._answers: Answers | None = None
         self.prefilter = Prefilter(
             suite.rules, config, facts.function_names(), facts.module_function_names()
         )
@@ -205,11 +212,24 @@ class Pipeline:
                 store.entries[task.path] = entry
         if isinstance(entry, FileResult):
             return entry if self.gather else replace(entry, facts=())
-        context = self._analysis(task, entry)
-        return self._result(task, entry.data, entry.text, context, entry.source_facts)
+        last = self._last(entry)
+        if last is None:
+            kept = self._kept(task)
+            if kept is not None:
+                return kept
+            failed = self._parse(task, entry)
+            if failed is not None:  # the parse was left for now, and fails
+                if self.gather:
+                    store.entries[task.path] = failed
+                return failed if self.gather else replace(failed, facts=())
+        context, asked = last or self._analysis(task, entry)
+        result = self._result(task, entry.data, entry.text, context, entry.source_facts)
+        if self.kept is None or self.mode.rewrites:
+            return result
+        return replace(result, answered=self._book_answers().record(asked))
 
-    def _analysis(self, task: FileTask, entry: Loaded) -> RuleContext:
-        """The rules' reading of ``entry`` under this pass's facts.
+    def _last(self, entry: Loaded) -> tuple[RuleContext, Asked] | None:
+        """The last gather round's analysis of ``entry``, where it holds for this pass.
 
         An analysis is a function of the tree and of the answers the facts gave its rules:
         where every question the last gather round's analysis asked gets the same answer
@@ -220,8 +240,48 @@ class Pipeline:
         last = entry.last
         reusable = self.gather or not self.mode.rewrites
         if reusable and last is not None and last.asked.holds_under(self.facts):
-            return last.context
-        facts, asked = asking(self.facts, self.suite.facts) if self.gather else (self.facts, None)
+            return last.context, last.asked
+        return None
+
+    def _kept(self, task: FileTask) -> FileResult | None:
+        """The output of an earlier run's analysis of these bytes whose answers this pass's
+        facts give again (:mod:`unsentinel.core.cache_answers`), or None."""
+        kept = self.kept.get(task.path, ()) if self.kept is not None else ()
+        if not kept:
+            return None
+        found = holding(kept, "gather" if self.gather else "check", self._book_answers())
+        if found is None:
+            return None
+        try:
+            return kept_result(found, task.display, self._book_answers().codec)
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+            return None  # an output that does not read: analyse
+
+    def _book_answers(self) -> Answers:
+        if self._answers is None:
+            self._answers = Answers(self.facts, FactCodec(self.suite.facts))
+        return self._answers
+
+    def _parse(self, task: FileTask, entry: Loaded) -> FileResult | None:
+        """Parse a file whose parse :meth:`_load` left for when the rules need the tree (it
+        had kept analyses); the failure where LibCST refuses it."""
+        if entry.module is not None:
+            return None
+        import libcst as cst
+
+        try:
+            entry.module = cst.parse_module(entry.data)
+        except cst.ParserSyntaxError as exc:
+            failure = syntax_error(entry.data, exc)
+            return failed_result(task, failure, entry.source_facts, lasting=True)
+        return None
+
+    def _analysis(self, task: FileTask, entry: Loaded) -> tuple[RuleContext, Asked | None]:
+        """The rules' reading of ``entry`` under this pass's facts, with the questions they
+        asked (recorded in a gather round, and in a cached check's last pass)."""
+        recording = self.gather or (self.kept is not None and not self.mode.rewrites)
+        facts, asked = asking(self.facts, self.suite.facts) if recording else (self.facts, None)
+        assert entry.module is not None  # parsed by :meth:`_parse`
         context = analyze(
             entry.module,
             self.config,
@@ -232,8 +292,8 @@ class Pipeline:
             text=entry.text.removeprefix("\ufeff"),
             memo=entry.memo,
         )
-        entry.last = Analysed(context, asked) if asked is not None else None
-        return context
+        entry.last = Analysed(context, asked) if asked is not None and self.gather else None
+        return context, asked
 
     def _load(self, task: FileTask, data: bytes | None, store: FileStore) -> Loaded | FileResult:
         """Read, decode, prefilter and parse one file: everything that depends on its bytes
@@ -264,15 +324,13 @@ class Pipeline:
             if self.gather and look.calls is not None:
                 store.calls[task.path] = look.calls  # for the rounds that follow
             return FileResult(task.display, Status.PREFILTERED, facts=source_facts)
-        import libcst as cst
-
-        try:
-            module = cst.parse_module(data)
-        except cst.ParserSyntaxError as exc:
-            return failed_result(task, syntax_error(data, exc), source_facts, lasting=True)
         from unsentinel.core.tree import TreeMemo
 
-        return Loaded(data, text, module, source_facts, TreeMemo(), tree)
+        loaded = Loaded(data, text, None, source_facts, TreeMemo(), tree)
+        if self.kept is not None and self.kept.get(task.path):
+            return loaded  # parsed only if no kept analysis holds (:meth:`_parse`)
+        failed = self._parse(task, loaded)
+        return loaded if failed is None else failed
 
     def _result(
         self,

@@ -7,7 +7,7 @@ Everything here is frozen and picklable: results cross process boundaries
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -146,6 +146,10 @@ class FileResult:
     # run says the same until the file changes, so the check cache may keep it. Other
     # failures (a file that vanished, an internal error) are computed again.
     lasting: bool = False
+    # A cached check's record of the analysis behind the result (an
+    # :class:`~unsentinel.core.cache_answers.Answered`): its questions and their answers,
+    # so the cache keeps the output by what it was told. None elsewhere.
+    answered: Any = field(default=None, compare=False, repr=False)
 
     @property
     def changed(self) -> bool:

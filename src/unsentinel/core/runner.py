@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from unsentinel.core.cache import CheckCache, Recalled, settings_key
+from unsentinel.core.cache_answers import Kept
 from unsentinel.core.cache_rounds import BrokenEntry, CachedRounds
 from unsentinel.core.cache_runs import store_run
 from unsentinel.core.config import Config, unshipped_outputs
@@ -115,18 +116,17 @@ def _run(
             assert memo is not None
             memo.abandon()
             gathered = _gather(todo, config, suite, workers, options, None)
+        settled = _Settled(gathered, memo, suite, config, options.decisions)
         if memo is not None:
-            done |= memo.results(tasks, done, gathered.results, gathered.facts)
+            done |= memo.results(tasks, done, gathered.results, settled.read)
         rest = [task for index, task in enumerate(tasks) if index not in done]
         workers.forget([task for index, task in enumerate(tasks) if index in done])
-        facts = gathered.facts
-        if facts is None and rest:  # the cache knew what the rounds learnt: read it now
-            assert memo is not None
-            facts = memo.facts(suite, config, gathered.results)
         # A cached check whose files all come from the cache never reads the facts: nothing
         # after ``check`` does (``RunResult.facts`` is empty then, as for a whole-run answer).
-        facts = _with_decisions(facts or FactBook(), options.decisions)
-        pipeline = Pipeline(config, suite, facts, mode, screen=options.screen)
+        facts = settled.read() if rest or memo is None else settled.known()
+        # A cached check keeps what it analyses (its rounds' kept analyses were tested).
+        kept: dict[Path, tuple[Kept, ...]] | None = {} if memo is not None else None
+        pipeline = Pipeline(config, suite, facts, mode, screen=options.screen, kept=kept)
         fresh = _complete(workers.map(rest, pipeline, options.progress, "Processing"))
     pipeline_results = _in_order(tasks, done, fresh)
     if memo is not None:
@@ -152,6 +152,36 @@ def _run(
         notices=tuple(notices),
     )
     return apply(result, config, options.apply) if mode is Mode.APPLY else result
+
+
+class _Settled:
+    """The facts the last pass reads, with the reviewer's decisions: read from the cache
+    the first time they are needed, where the rounds left them unread."""
+
+    def __init__(
+        self,
+        gathered: Gathered,
+        memo: CachedRounds | None,
+        suite: Suite,
+        config: Config,
+        decisions: Decisions | None,
+    ) -> None:
+        self._gathered = gathered
+        self._memo = memo
+        self._suite = suite
+        self._config = config
+        self._decisions = decisions
+        self._facts = gathered.facts
+
+    def read(self) -> FactBook:
+        if self._facts is None:  # the cache knew what the rounds learnt: read it now
+            assert self._memo is not None
+            self._facts = self._memo.facts(self._suite, self._config, self._gathered.results)
+        return self.known()
+
+    def known(self) -> FactBook:
+        """The facts as far as they were read (empty where they never were)."""
+        return _with_decisions(self._facts or FactBook(), self._decisions)
 
 
 def _workers(
@@ -239,7 +269,12 @@ def _gather(
         found = iter(
             workers.map(
                 misses,
-                Pipeline(config, suite, facts, Mode.CHECK, gather=True, screen=options.screen),
+                Pipeline(
+                    *(config, suite, facts, Mode.CHECK),
+                    gather=True,
+                    screen=options.screen,
+                    kept=memo.kept_for(misses) if memo is not None else None,
+                ),
                 options.progress,
                 "Gathering",
                 names,

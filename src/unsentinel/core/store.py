@@ -39,7 +39,7 @@ class Loaded:
 
     data: bytes
     text: str
-    module: cst.Module
+    module: cst.Module | None  # None: not parsed yet (a cached check may never need it)
     source_facts: tuple[object, ...]
     memo: TreeMemo  # parents and positions, resolved once for every pass
     tree: ast.Module | None = None  # the prefilter's ``ast`` parse, kept for ``mentions``

@@ -48,12 +48,18 @@ def tool_called(call: cst.Call, defined: frozenset[str]) -> str | None:
 def callable_here(names: DefinedNames, text: str) -> frozenset[str]:
     """The repository's functions a call in the module ``text`` may run, for deciding
     whose a tool call is: a dispatcher (``call_tool``) the repository defines only as a
-    module function counts where this module defines or imports it, not elsewhere."""
-    out_of_reach = {
+    module function counts where this module defines or imports it, not elsewhere.
+
+    The repository's functions are asked about by name (each dispatcher here, each callee
+    by the caller), never read whole: a function added elsewhere changes no answer this
+    module's analysis was given (:mod:`unsentinel.core.asked`)."""
+    out_of_reach = frozenset(
         dispatcher
-        for dispatcher in TOOL_CALLS & names.functions
-        if dispatcher not in names.methods and not _bound_here(dispatcher, text)
-    }
+        for dispatcher in TOOL_CALLS
+        if dispatcher in names.functions
+        and dispatcher not in names.methods
+        and not _bound_here(dispatcher, text)
+    )
     return names.functions - out_of_reach
 
 

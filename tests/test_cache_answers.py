@@ -1,0 +1,229 @@
+"""The check cache keeps analyses by their answers: an edit of the facts is not a cold run.
+
+An edit that changes the repository's facts (a function added anywhere) used to change the
+digest every later round and every result is keyed by, so every file the rules read was
+parsed and analysed again. Now an analysis is kept with the questions it asked the facts
+and their answers (:mod:`unsentinel.core.cache_answers`), and taken where the new facts give
+the same answers; where one answer changed, the file is analysed again. Either way the
+cached check reports exactly what ``--no-cache`` does.
+"""
+
+from __future__ import annotations
+
+import collections
+import random
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import libcst
+import pytest
+
+import unsentinel.core.engine
+from unsentinel.core.cache import CACHE_DIR
+from unsentinel.core.model import Mode
+from unsentinel.core.runner import RunResult
+from unsentinel.registry import load_config, run
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+NAMES = ["mcp_orders", "fulfillment_svc", "error_service"]
+ADDED = "\n\ndef zz_added_elsewhere() -> None:\n    return None\n"
+
+
+@pytest.fixture
+def work(monkeypatch: pytest.MonkeyPatch) -> Iterator[collections.Counter[str]]:
+    """Counts LibCST parses (``"parse"``) and analyses (by the file's display path)."""
+    counts: collections.Counter[str] = collections.Counter()
+    analyze, parse = unsentinel.core.engine.analyze, libcst.parse_module
+
+    def counting_analyze(*args: Any, **keywords: Any) -> Any:
+        counts[keywords.get("path", "?")] += 1
+        return analyze(*args, **keywords)
+
+    def counting_parse(*args: Any, **keywords: Any) -> Any:
+        counts["parse"] += 1
+        return parse(*args, **keywords)
+
+    monkeypatch.setattr(unsentinel.core.engine, "analyze", counting_analyze)
+    monkeypatch.setattr(libcst, "parse_module", counting_parse)
+    monkeypatch.delenv("UNSENTINEL_NO_CACHE", raising=False)
+    yield counts
+
+
+def check(root: Path, *, cache: bool = True) -> RunResult:
+    return run([root], load_config((root,)), Mode.CHECK, jobs=1, cache=cache)
+
+
+def reported(result: RunResult) -> list[tuple[str, str, object, tuple[object, ...]]]:
+    return [(r.path, r.status.value, r.error, r.sites) for r in result.results]
+
+
+def copy_of(name: str, tmp_path: Path) -> Path:
+    root = tmp_path / name
+    shutil.copytree(FIXTURES / name, root)
+    return root
+
+
+def analysed(counts: collections.Counter[str]) -> set[str]:
+    return {path for path in counts if path != "parse"}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_function_added_elsewhere_reuses_every_other_analysis(
+    name: str, tmp_path: Path, work: collections.Counter[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The measured case of docs/benchmarks.md: a new function changes the facts' digest,
+    but no other file's analysis asked about it, so only the edited file is parsed and
+    analysed (the old cache parsed and analysed every file the rules read)."""
+    root = copy_of(name, tmp_path)
+    monkeypatch.chdir(root)
+    check(root)
+    cold = set(analysed(work))
+    assert len(cold) > 3
+    edited = sorted(cold)[0]
+    with (root / edited).open("a") as handle:
+        handle.write(ADDED)
+    work.clear()
+    warm = check(root)
+    assert analysed(work) == {edited}
+    assert work["parse"] == 1
+    assert warm.cached == len(warm.results) - 1
+    assert reported(warm) == reported(check(root, cache=False))
+
+
+HELPERS = """\
+def resolve(order: str) -> list[str]:
+    warnings: list[str] = []
+    if not order:
+        warnings.append("BLOCK: the order is locked.")
+    return warnings
+"""
+CALLER = """\
+from helpers import resolve
+
+
+def cancel(order: str) -> bool:
+    found = resolve(order)
+    return any(w.startswith("BLOCK: ") for w in found)
+"""
+OTHER = "def unrelated(a: int) -> int:\n    return a\n"
+
+
+@pytest.fixture
+def flow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``caller.py`` reads the warnings ``helpers.resolve`` returns: cross-file flow."""
+    (tmp_path / "pyproject.toml").write_text("[tool.unsentinel]\n")
+    (tmp_path / "helpers.py").write_text(HELPERS)
+    (tmp_path / "caller.py").write_text(CALLER)
+    (tmp_path / "other.py").write_text(OTHER)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def sites_of(result: RunResult, name: str) -> list[str]:
+    [found] = [r for r in result.results if r.path == name]
+    return [site.rule for site in found.sites]
+
+
+@pytest.mark.parametrize(
+    "helpers",
+    [
+        # the helper's warnings no longer block: what flows into caller.py changed
+        pytest.param("def resolve(order: str) -> list[str]:\n    return [order]\n", id="flow"),
+        # ``resolve`` is no longer the repository's: caller.py asked whether it is
+        pytest.param(HELPERS.replace("def resolve", "def settle"), id="name removed"),
+    ],
+)
+def test_an_edit_that_changes_an_answer_analyses_the_file_again(
+    flow: Path, work: collections.Counter[str], helpers: str
+) -> None:
+    check(flow)
+    warm = check(flow)
+    assert sites_of(warm, "caller.py") == ["UNS201"]
+    (flow / "helpers.py").write_text(helpers)
+    work.clear()
+    edited = check(flow)
+    assert "caller.py" in analysed(work)  # caller.py's bytes are the same; its answers not
+    assert reported(edited) == reported(check(flow, cache=False))
+    assert sites_of(edited, "caller.py") != sites_of(warm, "caller.py")
+    (flow / "helpers.py").write_text(HELPERS)
+    work.clear()
+    back = check(flow)  # the first bytes again: every analysis is kept
+    assert reported(back) == reported(warm)
+    assert analysed(work) == set()
+
+
+def test_a_name_defined_anew_that_a_file_asked_about_analyses_it_again(
+    flow: Path, work: collections.Counter[str]
+) -> None:
+    """``caller.py`` calls ``resolve``, which nothing defines; defining it (in a file the
+    caller never imports) changes the answer to a question its analysis asked."""
+    (flow / "helpers.py").write_text(OTHER.replace("unrelated", "helper"))
+    check(flow)
+    work.clear()
+    (flow / "other.py").write_text(OTHER + "\n\n" + HELPERS)
+    edited = check(flow)
+    assert "caller.py" in analysed(work)
+    assert reported(edited) == reported(check(flow, cache=False))
+
+
+# -- a sequence of edits: the cached check always reports what a fresh one does -------------
+
+
+def _append_unrelated(text: str, step: int, _other: str) -> str:
+    return text + f"\n\ndef zz_step_{step}() -> None:\n    return None\n"
+
+
+def _append_blocking(text: str, step: int, _other: str) -> str:
+    return text + (
+        f"\n\ndef zz_block_{step}(warnings: list[str]) -> list[str]:\n"
+        f'    warnings.append("BLOCK: step {step}")\n'
+        "    return warnings\n"
+    )
+
+
+def _drop_last_function(text: str, _step: int, _other: str) -> str:
+    cut = text.rfind("\ndef ")
+    return text if cut < 0 else text[:cut] + "\n"
+
+
+def _copy_a_function(text: str, _step: int, other: str) -> str:
+    """Define here a function another file defines (same name, same body)."""
+    start = other.find("\ndef ")
+    if start < 0:
+        return text
+    end = other.find("\ndef ", start + 1)
+    return text + "\n" + other[start : end if end > 0 else len(other)]
+
+
+EDITS: list[Callable[[str, int, str], str]] = [
+    _append_unrelated,
+    _append_blocking,
+    _drop_last_function,
+    _copy_a_function,
+]
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_sequence_of_edits_reports_what_a_fresh_check_does(
+    name: str, seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Random edits (functions added, removed, copied between files, a file put back as
+    it was), each followed by a cached check compared with ``--no-cache``."""
+    monkeypatch.delenv("UNSENTINEL_NO_CACHE", raising=False)
+    root = copy_of(name, tmp_path)
+    files = sorted(path for path in root.rglob("*.py") if CACHE_DIR not in path.parts)
+    originals = {path: path.read_text() for path in files}
+    chooser = random.Random(f"{name}-{seed}")
+    check(root)
+    for step in range(6):
+        path, other = chooser.choice(files), chooser.choice(files)
+        if chooser.random() < 0.2:
+            path.write_text(originals[path])
+        else:
+            edit = chooser.choice(EDITS)
+            path.write_text(edit(path.read_text(), step, other.read_text()))
+        cached = check(root)
+        assert reported(cached) == reported(check(root, cache=False)), (step, path)
