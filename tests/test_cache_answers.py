@@ -11,6 +11,7 @@ cached check reports exactly what ``--no-cache`` does.
 from __future__ import annotations
 
 import collections
+import json
 import random
 import shutil
 from collections.abc import Callable, Iterator
@@ -227,3 +228,56 @@ def test_a_sequence_of_edits_reports_what_a_fresh_check_does(
             path.write_text(edit(path.read_text(), step, other.read_text()))
         cached = check(root)
         assert reported(cached) == reported(check(root, cache=False)), (step, path)
+
+
+# -- kept analyses that do not read, or were tampered with ----------------------------------
+
+
+def kept_entries(root: Path) -> list[Path]:
+    return sorted((root / CACHE_DIR / "answers").glob("*/*.json"))
+
+
+def rewrite_kept(root: Path, change: Callable[[dict[str, Any]], None]) -> None:
+    for entry in kept_entries(root):
+        data = json.loads(entry.read_bytes())
+        change(data)
+        entry.write_text(json.dumps(data))
+
+
+def _wrong_digests(data: dict[str, Any]) -> None:
+    for kept in data["kept"]:
+        kept["digest"] = "0" * 64
+
+
+def _private_questions(data: dict[str, Any]) -> None:
+    """Every question now calls a private method (a cache file never names code to run)."""
+    data["questions"] = [
+        json.dumps([kind, "__init__", "call", args, keywords])
+        for kind, _name, _how, args, keywords in map(json.loads, data["questions"])
+    ]
+
+
+def _not_a_list(data: dict[str, Any]) -> None:
+    data["kept"] = {"not": "a list"}
+
+
+@pytest.mark.parametrize("change", [_wrong_digests, _private_questions, _not_a_list])
+def test_a_kept_analysis_that_does_not_hold_or_read_is_never_taken(
+    change: Callable[[dict[str, Any]], None],
+    tmp_path: Path,
+    work: collections.Counter[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    root = copy_of("mcp_orders", tmp_path)
+    monkeypatch.chdir(root)
+    check(root)
+    cold = set(analysed(work))
+    assert kept_entries(root)
+    rewrite_kept(root, change)
+    edited = sorted(cold)[0]
+    with (root / edited).open("a") as handle:
+        handle.write(ADDED)
+    work.clear()
+    warm = check(root)
+    assert analysed(work) == cold  # every file the rules read, as without kept analyses
+    assert reported(warm) == reported(check(root, cache=False))

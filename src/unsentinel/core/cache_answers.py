@@ -32,9 +32,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
-from unsentinel.core.asked import MISSING, Asked, Question, answer_to, same
+from unsentinel.core.asked import MISSING, Asked, How, Question, answer_to, same
 from unsentinel.core.cache import CheckCache
 from unsentinel.core.cache_codec import (
     FORMAT,
@@ -50,6 +50,8 @@ from unsentinel.core.model import FileResult, Status
 Mode = Literal["gather", "check"]
 _KEEP = 8  # kept analyses per file key (a run adds up to one per gather round and check)
 _MISSING = '{"X": 0}'  # a mapping's answer for a key it lacks (no encoded value looks so)
+_FLAT = frozenset({str, int, bool, type(None)})  # exact through JSON
+_HOW = frozenset(get_args(How))
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,8 @@ class Answers:
         self.book = book
         self.codec = codec
         self._texts: dict[str, str | None] = {}  # question -> its answer (None: cannot ask)
-        self._questions: dict[Question, str] = {}
+        self._questions: dict[Question, str] = {}  # as this run asked them -> their text
+        self._asked: dict[str, Question] = {}  # and back
         self._kinds = {class_name(kind): kind for kind in codec.kinds}
         self._clean = set(book.entries) <= set(codec.kinds)  # no reviewer's decisions
 
@@ -110,22 +113,28 @@ class Answers:
         text = json.dumps(
             [class_name(kind), name, how, self.codec.encode(args), self.codec.encode(keywords)]
         )
-        if not same(self._decoded(text), question):  # asked again from its text alike
+        # Asked again from its text alike? Strings, numbers and None come back from JSON
+        # as they were; anything else is decoded and compared.
+        flat = not keywords and _FLAT.issuperset(map(type, args))
+        if not flat and not same(self._decoded(text), question):
             raise ValueError("a question that does not decode to itself")
         self._questions[question] = text
+        self._asked[text] = question
         return text
 
     def _decoded(self, text: str) -> Question:
         kind, name, how, args, keywords = json.loads(text)
         args, keywords = self.codec.decode(args), self.codec.decode(keywords)
-        if not (isinstance(name, str) and isinstance(args, tuple) and isinstance(keywords, tuple)):
+        if how not in _HOW or not isinstance(name, str) or name.startswith("_"):
+            raise ValueError("not a question the rules ask")  # never a private method
+        if not (isinstance(args, tuple) and isinstance(keywords, tuple)):
             raise ValueError("not a question")
         return (self._kinds[kind], name, how, args, keywords)
 
     def _answer(self, text: str) -> str | None:
         if text not in self._texts:
             try:
-                question = self._decoded(text)
+                question = self._asked.get(text) or self._decoded(text)
                 answer = answer_to(self.book.get(question[0]), question)
                 self._texts[text] = self._encoded(answer)
             except Exception:  # a question this book cannot answer: the record does not hold
@@ -183,41 +192,43 @@ def load_kept(cache: CheckCache, key: str) -> tuple[Kept, ...]:
         entry = json.loads(cache.read_entry(key, "answers"))
         if entry["format"] != FORMAT or entry["key"] != key:
             return ()
-        return tuple(_kept(item) for item in entry["kept"])
-    except (OSError, ValueError, TypeError, KeyError, RecursionError):
+        questions = entry["questions"]
+        if not all(isinstance(question, str) for question in questions):
+            return ()
+        return tuple(_kept(item, questions) for item in entry["kept"])
+    except (OSError, ValueError, TypeError, KeyError, IndexError, RecursionError):
         return ()
 
 
-def _kept(item: Mapping[str, Any]) -> Kept:
-    mode, gathered, questions, digest = (
-        item["mode"],
-        item["gathered"],
-        item["questions"],
-        item["digest"],
-    )
+def _kept(item: Mapping[str, Any], questions: Sequence[str]) -> Kept:
+    mode, gathered, asked, digest = item["mode"], item["gathered"], item["asked"], item["digest"]
     if mode not in ("gather", "check") or not isinstance(gathered, bool):
         raise ValueError("not a kept analysis")
-    if not isinstance(digest, str) or not all(isinstance(q, str) for q in questions):
+    if not isinstance(digest, str) or not all(type(index) is int and index >= 0 for index in asked):
         raise ValueError("not a kept analysis")
-    return Kept(mode, Answered(gathered, tuple(questions), digest), item["output"])
+    answered = Answered(gathered, tuple(questions[index] for index in asked), digest)
+    return Kept(mode, answered, item["output"])
 
 
 def store_kept(cache: CheckCache, key: str, kept: Sequence[Kept]) -> None:
-    """Keep ``kept`` (newest first) for the file with key ``key``, one per record."""
+    """Keep ``kept`` (newest first) for the file with key ``key``, one per record. The
+    records of one file ask mostly the same questions: each is written once, and a
+    record lists the questions it asked by their place."""
     unique: dict[tuple[str, Answered], Kept] = {}
     for item in kept:
         unique.setdefault((item.mode, item.answered), item)
+    places: dict[str, int] = {}
     items = [
         {
             "mode": item.mode,
             "gathered": item.answered.gathered,
-            "questions": list(item.answered.questions),
+            "asked": [places.setdefault(q, len(places)) for q in item.answered.questions],
             "digest": item.answered.digest,
             "output": item.output,
         }
         for item in list(unique.values())[:_KEEP]
     ]
-    entry = {"format": FORMAT, "key": key, "kept": items}
+    entry = {"format": FORMAT, "key": key, "questions": list(places), "kept": items}
     try:
         data = json.dumps(entry).encode()
     except (TypeError, ValueError, RecursionError):

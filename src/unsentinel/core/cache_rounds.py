@@ -193,8 +193,9 @@ class CachedRounds:
                 continue
             if key not in self.kept:
                 self.kept[key] = load_kept(self.cache, key)
-            if self.kept[key]:
-                found[task.path] = self.kept[key]
+            gather = tuple(kept for kept in self.kept[key] if kept.mode == "gather")
+            if gather:  # only these go to the pipeline: check's are tested here
+                found[task.path] = gather
         return found
 
     def _made(self, task: FileTask, mode: Mode, result: FileResult) -> None:
