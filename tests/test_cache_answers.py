@@ -22,6 +22,8 @@ import libcst
 import pytest
 
 import unsentinel.core.engine
+import unsentinel.core.gather
+import unsentinel.core.regather
 from unsentinel.core.cache import CACHE_DIR
 from unsentinel.core.model import Mode
 from unsentinel.core.runner import RunResult
@@ -281,3 +283,27 @@ def test_a_kept_analysis_that_does_not_hold_or_read_is_never_taken(
     warm = check(root)
     assert analysed(work) == cold  # every file the rules read, as without kept analyses
     assert reported(warm) == reported(check(root, cache=False))
+
+
+def test_many_prefiltered_files_are_told_apart_on_their_words(
+    flow: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the facts changed, a later round's prefiltered misses (thousands on the
+    standard library) are told apart on their words, not sent to the pipeline to be read
+    and parsed with ``ast`` again; the one that calls a changed function still comes back."""
+    for n in range(80):
+        (flow / f"plain_{n}.py").write_text(f"def plain_{n}(a: int) -> int:\n    return a + {n}\n")
+    (flow / "uses.py").write_text("from helpers import resolve\n\nresolve('x')\n")
+    check(flow)
+    parsed: list[bytes] = []  # the bytes whose names a later round's pipeline read
+    spelled_names = unsentinel.core.gather.spelled_names
+
+    def spelling(data: bytes, *args: Any) -> frozenset[str]:
+        parsed.append(data)
+        return spelled_names(data, *args)
+
+    monkeypatch.setattr(unsentinel.core.regather, "spelled_names", spelling)
+    (flow / "other.py").write_text(OTHER + ADDED)
+    edited = check(flow)
+    assert not [data for data in parsed if data.startswith(b"def plain_")]
+    assert reported(edited) == reported(check(flow, cache=False))

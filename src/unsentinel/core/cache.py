@@ -2,7 +2,7 @@
 
 Like ruff's cache, it lives under the project root (``.unsentinel_cache/``, git-ignored by a
 ``.gitignore`` of its own) and is keyed so that it can never be stale. ``check`` gathers
-cross-file facts as ``plan`` does, so three kinds of entry are kept:
+cross-file facts as ``plan`` does, so four kinds of entry are kept:
 
 * a file's **gather output**, in one *pack* per gather round (``rounds/``,
   :mod:`unsentinel.core.cache_packs`): the facts one round read from each file, under the
@@ -16,6 +16,11 @@ cross-file facts as ``plan`` does, so three kinds of entry are kept:
   file's key with a digest of the settled facts. An edit in another file that changes what
   this file is told (its codes, its flow) changes the digest, so the entry simply misses;
   so do an edit of the file, a configuration change and an upgrade.
+* a file's **kept analyses** (``answers/``, :mod:`unsentinel.core.cache_answers`): each
+  gather round's output and the check result of the file's bytes, with the questions its
+  analysis asked the facts and a digest of their answers. Where the facts' digest changed
+  (a function added anywhere), an output whose questions get the same answers is taken
+  instead of parsing and analysing the file again.
 * a whole run's results (``runs/``, :mod:`unsentinel.core.cache_runs`): under a key of
   every input the check reads, so an unchanged tree is answered without the entries above.
 

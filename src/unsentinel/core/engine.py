@@ -204,6 +204,9 @@ class Pipeline:
         return later_round(self, task, store, names)
 
     def _process(self, task: FileTask, store: FileStore) -> FileResult:
+        """Load the file (once a run), then take the rules' reading of it: this run's last
+        analysis where its answers hold, else an earlier run's kept one (a cached check),
+        else a parse (if :meth:`_load` left it) and a fresh analysis."""
         # The last pass of a run takes the entry out: nothing after it needs the tree.
         entry = store.entries.get(task.path) if self.gather else store.entries.pop(task.path, None)
         if entry is None:
@@ -214,14 +217,9 @@ class Pipeline:
             return entry if self.gather else replace(entry, facts=())
         last = self._last(entry)
         if last is None:
-            kept = self._kept(task)
-            if kept is not None:
-                return kept
-            failed = self._parse(task, entry)
-            if failed is not None:  # the parse was left for now, and fails
-                if self.gather:
-                    store.entries[task.path] = failed
-                return failed if self.gather else replace(failed, facts=())
+            early = self._kept(task) or self._unparsed(task, entry, store)
+            if early is not None:
+                return early
         context, asked = last or self._analysis(task, entry)
         result = self._result(task, entry.data, entry.text, context, entry.source_facts)
         if self.kept is None or self.mode.rewrites:
@@ -262,6 +260,17 @@ class Pipeline:
             self._answers = Answers(self.facts, FactCodec(self.suite.facts))
         return self._answers
 
+    def _unparsed(self, task: FileTask, entry: Loaded, store: FileStore) -> FileResult | None:
+        """The failure of a parse :meth:`_load` left for now (kept in ``store`` for the
+        passes after, as :meth:`_load` keeps one), or None: the file is parsed."""
+        failed = self._parse(task, entry)
+        if failed is None:
+            return None
+        if self.gather:
+            store.entries[task.path] = failed
+            return failed
+        return replace(failed, facts=())
+
     def _parse(self, task: FileTask, entry: Loaded) -> FileResult | None:
         """Parse a file whose parse :meth:`_load` left for when the rules need the tree (it
         had kept analyses); the failure where LibCST refuses it."""
@@ -297,7 +306,8 @@ class Pipeline:
 
     def _load(self, task: FileTask, data: bytes | None, store: FileStore) -> Loaded | FileResult:
         """Read, decode, prefilter and parse one file: everything that depends on its bytes
-        alone, so it is done once however many passes look at the file."""
+        alone, so it is done once however many passes look at the file. A file with kept
+        analyses is parsed only when none holds (:meth:`_parse`)."""
         if data is None:
             data_or_result = read_source(task, self.config)
         else:
