@@ -21,6 +21,8 @@ from typing import Any
 import libcst
 import pytest
 
+import unsentinel.core.cache_answers
+import unsentinel.core.cache_rounds
 import unsentinel.core.engine
 import unsentinel.core.gather
 import unsentinel.core.regather
@@ -307,3 +309,30 @@ def test_many_prefiltered_files_are_told_apart_on_their_words(
     edited = check(flow)
     assert not [data for data in parsed if data.startswith(b"def plain_")]
     assert reported(edited) == reported(check(flow, cache=False))
+
+
+def test_a_kept_result_is_then_found_by_the_facts_digest(
+    tmp_path: Path, work: collections.Counter[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A result taken because its answers held is stored under the new facts' digest: the
+    next run with the same facts (a comment added) reads no kept analysis."""
+    root = copy_of("mcp_orders", tmp_path)
+    monkeypatch.chdir(root)
+    check(root)
+    edited = sorted(analysed(work))[0]
+    with (root / edited).open("a") as handle:
+        handle.write(ADDED)
+    check(root)
+    with (root / edited).open("a") as handle:
+        handle.write("# a comment\n")
+    read: list[str] = []
+    load_kept = unsentinel.core.cache_answers.load_kept
+
+    def loading(cache: Any, key: str) -> Any:
+        read.append(key)
+        return load_kept(cache, key)
+
+    monkeypatch.setattr(unsentinel.core.cache_rounds, "load_kept", loading)
+    warm = check(root)
+    assert len(read) <= 1  # the edited file's, new bytes: none kept
+    assert reported(warm) == reported(check(root, cache=False))

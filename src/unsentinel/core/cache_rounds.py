@@ -381,6 +381,8 @@ class CachedRounds:
                 if not answers:
                     answers.append(Answers(facts(), self.cache.codec))
                 hit = self._answered(task, key, answers[0])
+                if hit is not None:  # the result under these facts: the next run hits it
+                    self.cache.store(by_digest, hit)
             if hit is not None:
                 found[index] = hit
             else:
