@@ -309,6 +309,20 @@ def test_many_prefiltered_files_are_told_apart_on_their_words(
     edited = check(flow)
     assert not [data for data in parsed if data.startswith(b"def plain_")]
     assert reported(edited) == reported(check(flow, cache=False))
+    # The rounds' packs kept what the words said: the next run with these facts (a comment
+    # added) finds every line there, and tests no file's words.
+    tested: list[bytes] = []
+    spells_none = unsentinel.core.cache_rounds._spells_none
+
+    def testing(data: bytes, *args: Any) -> bool:
+        tested.append(data)
+        return spells_none(data, *args)
+
+    monkeypatch.setattr(unsentinel.core.cache_rounds, "_spells_none", testing)
+    (flow / "other.py").write_text(OTHER + ADDED + "# a comment\n")
+    commented = check(flow)
+    assert len(tested) <= 1  # other.py's own, at most
+    assert reported(commented) == reported(edited)
 
 
 def test_a_kept_result_is_then_found_by_the_facts_digest(

@@ -165,6 +165,7 @@ class CachedRounds:
         names: frozenset[str],
         results: dict[Path, FileResult],
         config: Config,
+        stamp: str | None,
     ) -> dict[Path, Recalled]:
         """Of a later round's misses, the files the prefilter stopped whose bytes spell none
         of ``names`` (the functions whose facts just changed) as a word: the round would
@@ -176,6 +177,8 @@ class CachedRounds:
         Each file's words are read once, whatever the number of names (every function the
         facts know, in the second round): where the facts changed, the thousands of
         prefiltered files are told apart here instead of parsed by the rounds' pipeline.
+        Each is added to the round's pack (``stamp``) as the pipeline's answer would be, so
+        the next run with these facts finds its line.
         """
         spelled = [name.encode() for name in names if name.isidentifier()]
         plain = frozenset(name for name in spelled if name.isascii())
@@ -191,6 +194,8 @@ class CachedRounds:
                 continue  # changed since its key was taken: the pipeline reads it as it is
             if _spells_none(data, plain, others):
                 found[task.path] = Recalled(None, self.identities.get(task.path))
+                if stamp is not None:
+                    self.cache.store_gathered(self._pack(stamp), key, task, None)
         return found
 
     def kept_for(self, tasks: Sequence[FileTask]) -> dict[Path, tuple[Kept, ...]]:

@@ -261,7 +261,7 @@ def _gather(
         known = memo.recall(pending, stamp) if memo is not None and stamp else {}
         misses = [task for task in pending if task.path not in known]
         if memo is not None and names is not None and misses:
-            known |= memo.unchanged(misses, names, results, config)
+            known |= memo.unchanged(misses, names, results, config, stamp)
             misses = [task for task in misses if task.path not in known]
         if memo is not None and facts is None and misses:
             facts = memo.facts(suite, config, results)  # the files the cache lacks need them
