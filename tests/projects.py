@@ -107,3 +107,22 @@ def lookup(name: str) -> dict:
     except OSError as e:
         return {"stack_name": name, "error": str(e)}
 """
+
+
+# A helper whose sentinel warnings a caller in another module tests by their prefix: the
+# cross-file pair the check cache tests edit.
+HELPERS = """\
+def resolve(order: str) -> list[str]:
+    warnings: list[str] = []
+    if not order:
+        warnings.append("BLOCK: the order is locked.")
+    return warnings
+"""
+CALLER = """\
+from helpers import resolve
+
+
+def cancel(order: str) -> bool:
+    found = resolve(order)
+    return any(w.startswith("BLOCK: ") for w in found)
+"""

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 import pytest
 from click.testing import CliRunner, Result
+from projects import CALLER, HELPERS
 
 import unsentinel.core.cache
 import unsentinel.core.cache_facts
@@ -237,22 +238,6 @@ def test_the_same_text_under_another_path_is_not_shared(project: Path) -> None:
 
 
 # -- an edit in another file: check gathers, so a result depends on what other files say --
-
-HELPERS = """\
-def resolve(order: str) -> list[str]:
-    warnings: list[str] = []
-    if not order:
-        warnings.append("BLOCK: the order is locked.")
-    return warnings
-"""
-CALLER = """\
-from helpers import resolve
-
-
-def cancel(order: str) -> bool:
-    found = resolve(order)
-    return any(w.startswith("BLOCK: ") for w in found)
-"""
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ from typing import Any
 
 import libcst
 import pytest
+from projects import CALLER, HELPERS
 
 import unsentinel.core.cache_answers
 import unsentinel.core.cache_rounds
@@ -97,21 +98,6 @@ def test_a_function_added_elsewhere_reuses_every_other_analysis(
     assert reported(warm) == reported(check(root, cache=False))
 
 
-HELPERS = """\
-def resolve(order: str) -> list[str]:
-    warnings: list[str] = []
-    if not order:
-        warnings.append("BLOCK: the order is locked.")
-    return warnings
-"""
-CALLER = """\
-from helpers import resolve
-
-
-def cancel(order: str) -> bool:
-    found = resolve(order)
-    return any(w.startswith("BLOCK: ") for w in found)
-"""
 OTHER = "def unrelated(a: int) -> int:\n    return a\n"
 
 
