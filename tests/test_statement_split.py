@@ -21,7 +21,8 @@ import pytest
 from projects import LOOKUP, diff_project, new_text
 
 from unsentinel.core.edits import EditApplier
-from unsentinel.core.statement_split import relayout_statement, split_statement
+from unsentinel.core.relayout import relayout_statement
+from unsentinel.core.statement_split import split_statement
 
 SPLIT = [
     'assert "quantity is fine, nothing else to say about it" not in [w.message for w in result.warnings]',

@@ -13,11 +13,8 @@ import libcst as cst
 from unsentinel.core.layout import newline
 from unsentinel.core.own_line import OwnLine, split_around, split_holding
 from unsentinel.core.quotes import new_strings_quoted
-from unsentinel.core.statement_split import (
-    relayout_statement,
-    split_signature,
-    split_statement,
-)
+from unsentinel.core.relayout import relayout_statement, split_signature
+from unsentinel.core.statement_split import split_statement
 from unsentinel.core.target import nested_strings_requoted
 
 
@@ -31,7 +28,7 @@ class EditApplier(cst.CSTTransformer):
 
     A one-line statement that fitted ``line_length`` and no longer does after its edits is
     split as the formatter splits it, and one the formatter had laid out over lines is laid
-    out again (:mod:`unsentinel.core.statement_split`)."""
+    out again (:mod:`unsentinel.core.statement_split`, :mod:`unsentinel.core.relayout`)."""
 
     def __init__(
         self, edits: dict[cst.CSTNode, Any], quote: str = '"', line_length: int | None = None

@@ -11,9 +11,9 @@ rewrite made too long. The producers' constructions are laid out where they are 
 (:mod:`unsentinel.core.layout`); a reader rewrite changes a few characters deep inside a
 statement, so the statement is laid out again as a whole, once every edit is in.
 
-A statement the formatter had laid out over lines is laid out again after its edits
-(:func:`relayout_statement`), and a ``def`` line an annotation rewrite made too long has its
-parameters split (:func:`split_signature`).
+A statement the formatter had laid out over lines is laid out again after its edits, and a
+``def`` line an annotation rewrite made too long has its parameters split: see
+:mod:`unsentinel.core.relayout`, which lays them out with this module's lines.
 
 Only the shapes whose layout the formatter's rules decide plainly are split: a last
 bracket that holds arguments, elements or a comprehension; a comparison or a chain of
@@ -33,15 +33,11 @@ Example (line length 88)::
 from __future__ import annotations
 
 import ast
-import dataclasses
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypeVar, cast
 
 import libcst as cst
-
-from unsentinel.core.layout import has_comment
 
 _EMPTY = cst.Module(body=[])
 _MARK = "__unsentinel_bracket__"
@@ -55,135 +51,22 @@ def split_statement(
     or its shape is not one this module splits."""
     if unit.strip(" ") or not unit:
         return None  # tabs: the formatter measures them by its own setting
-    code = _code(statement)
-    if "\n" in code or column + _width(code) <= limit:
+    code = node_code(statement)
+    if "\n" in code or column + text_width(code) <= limit:
         return None
-    lines = _lines(statement, column, unit, limit)
-    if lines is None or lines == [code] or not _same_code(code, lines):
-        return None
-    return "\n".join(lines)
-
-
-def relayout_statement(
-    original: cst.BaseSmallStatement,
-    updated: cst.BaseSmallStatement,
-    *,
-    column: int,
-    unit: str,
-    limit: int,
-) -> str | None:
-    """``updated`` laid out again where its ``original`` spanned lines exactly as the
-    formatter lays that statement out (an edit made one of its lines too long, or short
-    enough to join): the formatter's lines for ``updated``, or None where the author's
-    layout is their own, a comment sits inside, or the shape is not one this module lays
-    out.
-
-    Why: ``assert (`` / ``a is False`` / ``and b["error"] == "..."`` / ``)`` whose last
-    line a reader rewrite pushes past the limit is split again before ``==`` by the
-    formatter; a parenthesized string that no longer fits inside its parentheses loses
-    them."""
-    if unit.strip(" ") or not unit:
-        return None
-    before = _code(original)
-    if "\n" not in before or has_comment(original):
-        return None
-    if _code(updated).count("\n") != before.count("\n"):
-        return None  # the edits laid out lines of their own (a construction): theirs stay
-    flat_before, flat_after = _flattened(original), _flattened(updated)
-    if flat_before is None or flat_after is None:
-        return None
-    if _lines(flat_before, column, unit, limit) != before.split("\n"):
-        return None  # not the formatter's layout: the author's, kept
-    lines = _lines(flat_after, column, unit, limit)
-    if lines is None or not _same_code(_code(updated), lines):
+    lines = formatter_lines(statement, column, unit, limit)
+    if lines is None or lines == [code] or not same_code(code, lines):
         return None
     return "\n".join(lines)
 
 
-def split_signature(
-    original: cst.FunctionDef,
-    updated: cst.FunctionDef,
-    *,
-    column: int,
-    unit: str,
-    limit: int,
-    config: cst.PartialParserConfig,
-) -> cst.FunctionDef | None:
-    """``updated`` with its parameters on lines of their own where an edit of its
-    signature (``-> list[str]`` becoming ``-> list[Warning]``) pushed a ``def`` line that
-    fitted past the limit: together on one line between ``(`` and ``)`` where they fit
-    there, else one per line with a trailing comma, as the formatter splits a signature.
-    None where nothing needs splitting or the shape is not one laid out here."""
-    if unit.strip(" ") or not unit or updated.type_parameters is not None:
-        return None
-    before, after = _signature(original), _signature(updated)
-    if before == after or "\n" in before or "\n" in after:
-        return None
-    if column + _width(before) > limit or column + _width(after) <= limit:
-        return None
-    items = _parameters(updated.params)
-    head = after[: after.index("(") + 1]
-    returns = f" -> {_code(updated.returns.annotation)}" if updated.returns else ""
-    closing = f"){returns}:"
-    inner = column + len(unit)
-    if not items or column + _width(head) > limit or column + _width(closing) > limit:
-        return None
-    together = ", ".join(items)
-    if inner + _width(together) <= limit:
-        lines = [unit + together]
-    elif all(inner + _width(item) + 1 <= limit for item in items):
-        lines = [f"{unit}{item}," for item in items]
-    else:
-        return None
-    text = "\n".join([head, *lines, closing]) + f"\n{unit}pass\n"
-    parsed = cst.parse_statement(text, config)
-    if not isinstance(parsed, cst.FunctionDef) or not _same_code(
-        after + " pass", [_signature(parsed) + " pass"]
-    ):
-        return None
-    return updated.with_changes(
-        params=parsed.params, whitespace_before_params=parsed.whitespace_before_params
-    )
-
-
-def _signature(node: cst.FunctionDef) -> str:
-    """``def name(...) -> ...:`` as written, without decorators and body."""
-    bare = node.with_changes(
-        body=cst.SimpleStatementSuite(body=[cst.Pass()]), decorators=(), leading_lines=()
-    )
-    code = _code(bare)
-    return code[: code.rindex("pass")].rstrip()
-
-
-def _parameters(params: cst.Parameters) -> list[str]:
-    """Each parameter's code in order, ``/`` and a bare ``*`` included, without commas."""
-    nodes: list[cst.CSTNode] = [*params.posonly_params]
-    if isinstance(params.posonly_ind, cst.ParamSlash):
-        nodes.append(params.posonly_ind)
-    nodes += params.params
-    if isinstance(params.star_arg, (cst.Param, cst.ParamStar)):
-        nodes.append(params.star_arg)
-    nodes += params.kwonly_params
-    if params.star_kwarg is not None:
-        nodes.append(params.star_kwarg)
-    return [_parameter(node) for node in nodes]
-
-
-def _parameter(node: cst.CSTNode) -> str:
-    if isinstance(node, cst.ParamStar):
-        return "*"  # its comma is part of it
-    if isinstance(node, cst.ParamSlash):
-        return "/"
-    return _code(node.with_changes(comma=cst.MaybeSentinel.DEFAULT)).strip()
-
-
-def _lines(
+def formatter_lines(
     statement: cst.BaseSmallStatement, column: int, unit: str, limit: int
 ) -> list[str] | None:
     """The formatter's lines for a statement written on one line: the line itself where
     it fits, else its split; None where the shape is not one this module lays out."""
-    code = _code(statement)
-    if column + _width(code) <= limit:
+    code = node_code(statement)
+    if column + text_width(code) <= limit:
         return [code]
     head, value, tail, optional = _parts(statement)
     if value is None:
@@ -191,7 +74,7 @@ def _lines(
     return _Splitter(column, unit, limit).line(head, value, tail, depth=0, optional=optional)
 
 
-def _width(text: str) -> int:
+def text_width(text: str) -> int:
     """Columns as the formatter counts them: a wide character (an emoji, CJK) takes two."""
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
@@ -207,15 +90,15 @@ def _parts(
         if statement.msg is None:
             return "assert ", statement.test, "", True
         if _last_bracket(statement.msg) is not None:
-            return f"assert {_code(statement.test)}, ", statement.msg, "", True
-        return "assert ", statement.test, f", {_code(statement.msg)}", True
+            return f"assert {node_code(statement.test)}, ", statement.msg, "", True
+        return "assert ", statement.test, f", {node_code(statement.msg)}", True
     if isinstance(statement, cst.Return) and statement.value is not None:
         return "return ", statement.value, "", True
     if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
-        return _code(statement.targets[0].target) + " = ", statement.value, "", True
+        return node_code(statement.targets[0].target) + " = ", statement.value, "", True
     if isinstance(statement, cst.AugAssign):
-        operator = _code(statement.operator).strip()
-        return f"{_code(statement.target)} {operator} ", statement.value, "", True
+        operator = node_code(statement.operator).strip()
+        return f"{node_code(statement.target)} {operator} ", statement.value, "", True
     if isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Call):
         return "", statement.value, "", False
     return "", None, "", False
@@ -242,7 +125,7 @@ class _Splitter:
         self.limit = limit
 
     def fits(self, depth: int, text: str) -> bool:
-        return self.column + len(self.unit) * depth + _width(text) <= self.limit
+        return self.column + len(self.unit) * depth + text_width(text) <= self.limit
 
     def pad(self, depth: int, text: str) -> str:
         return self.unit * depth + text
@@ -252,7 +135,7 @@ class _Splitter:
     ) -> list[str] | None:
         """``head`` + ``node`` + ``tail`` on lines, the first at ``depth``; ``optional``:
         the formatter may wrap ``node`` in parentheses of its own."""
-        whole = head + _code(node) + tail
+        whole = head + node_code(node) + tail
         if self.fits(depth, whole):
             return [self.pad(depth, whole)]
         if _method_of_result(node):
@@ -278,8 +161,8 @@ class _Splitter:
         bracket = _last_bracket(node)
         if bracket is None or isinstance(bracket, cst.Subscript) or not _has_items(bracket):
             return False
-        text = _code(node)
-        before = text[: len(text) - len(_code(bracket))] + _opening(bracket)
+        text = node_code(node)
+        before = text[: len(text) - len(node_code(bracket))] + _opening(bracket)
         other_brackets = any(b in before[:-1] for b in "([{")
         return other_brackets or self.fits(depth + 1, before)
 
@@ -295,7 +178,7 @@ class _Splitter:
         """``node`` inside parentheses: on one line, or split before each operator; an
         operand whose line is still too long is split before its own operators (a
         comparison in a chain of ``and``), at the same depth."""
-        whole = _code(node)
+        whole = node_code(node)
         if self.fits(depth, whole):
             return [self.pad(depth, whole)]
         pieces = _operator_pieces(node)
@@ -303,14 +186,14 @@ class _Splitter:
             return None
         lines = []
         for operator, operand in pieces:
-            piece = operator + _code(operand)
+            piece = operator + node_code(operand)
             if self.fits(depth, piece):
                 lines.append(self.pad(depth, piece))
                 continue
             inner = _operator_pieces(operand) if isinstance(operand, cst.Comparison) else None
             if inner is None:
                 return None
-            inner_lines = [o + _code(n) for o, n in inner]
+            inner_lines = [o + node_code(n) for o, n in inner]
             inner_lines[0] = operator + inner_lines[0]
             if not all(self.fits(depth, line) for line in inner_lines):
                 return None
@@ -362,80 +245,11 @@ class _Splitter:
         return lines
 
 
-def _flattened(statement: cst.BaseSmallStatement) -> cst.BaseSmallStatement | None:
-    """``statement`` on one line as the formatter reads it before laying it out: line
-    breaks inside brackets joined, a trailing comma and the parentheses around the value
-    it may add or drop (``assert (`` ... ``)``) left out; None where that would change the
-    code or a string spans lines."""
-    flat = cast(cst.BaseSmallStatement, statement.visit(_Flatten()))
-    flat = _without_value_parentheses(flat)
-    code = _code(flat)
-    if "\n" in code or not _same_code(_code(statement), [code]):
-        return None
-    return flat
-
-
-def _without_value_parentheses(statement: cst.BaseSmallStatement) -> cst.BaseSmallStatement:
-    field = _VALUE_FIELDS.get(type(statement))
-    value = getattr(statement, field, None) if field else None
-    if not isinstance(value, cst.BaseExpression) or len(value.lpar) != 1:
-        return statement
-    bare = value.with_changes(lpar=[], rpar=[])
-    return statement.with_changes(**{cast(str, field): bare})
-
-
-_VALUE_FIELDS: dict[type[cst.CSTNode], str] = {
-    cst.Assert: "test",
-    cst.Return: "value",
-    cst.Assign: "value",
-    cst.AugAssign: "value",
-}
-
-# The whitespace next to a bracket or before a comma: nothing on one line; a space
-# elsewhere (around an operator, after a comma).
-_TIGHT = {
-    (cst.LeftParen, "whitespace_after"),
-    (cst.RightParen, "whitespace_before"),
-    (cst.LeftSquareBracket, "whitespace_after"),
-    (cst.RightSquareBracket, "whitespace_before"),
-    (cst.LeftCurlyBrace, "whitespace_after"),
-    (cst.RightCurlyBrace, "whitespace_before"),
-    (cst.Call, "whitespace_before_args"),
-    (cst.Call, "whitespace_after_func"),
-    (cst.Arg, "whitespace_after_arg"),
-    (cst.Comma, "whitespace_before"),
-}
-
-
-_N = TypeVar("_N", bound=cst.CSTNode)
-
-
-class _Flatten(cst.CSTTransformer):
-    def on_leave(self, original_node: _N, updated_node: _N) -> _N:
-        changes: dict[str, object] = {}
-        for field in dataclasses.fields(updated_node):
-            if isinstance(getattr(updated_node, field.name), cst.ParenthesizedWhitespace):
-                tight = (type(updated_node), field.name) in _TIGHT
-                changes[field.name] = cst.SimpleWhitespace("" if tight else " ")
-        if isinstance(updated_node, cst.Call) and updated_node.args:
-            changes["args"] = _without_trailing_comma(updated_node.args)
-        elif isinstance(updated_node, (cst.List, cst.Set, cst.Dict)) and updated_node.elements:
-            changes["elements"] = _without_trailing_comma(updated_node.elements)
-        return updated_node.with_changes(**changes) if changes else updated_node
-
-
-def _without_trailing_comma(items: Sequence[cst.CSTNode]) -> list[cst.CSTNode]:
-    last = items[-1]
-    if isinstance(last, cst.Arg):
-        last = last.with_changes(whitespace_after_arg=cst.SimpleWhitespace(""))
-    return [*items[:-1], last.with_changes(comma=cst.MaybeSentinel.DEFAULT)]
-
-
-def _code(node: cst.CSTNode) -> str:
+def node_code(node: cst.CSTNode) -> str:
     return _EMPTY.code_for_node(node)
 
 
-def _same_code(code: str, lines: Sequence[str]) -> bool:
+def same_code(code: str, lines: Sequence[str]) -> bool:
     """The split changed only the layout: both parse to the same syntax tree."""
     try:
         before = ast.dump(ast.parse(code))
@@ -492,14 +306,14 @@ def _operator_pieces(node: cst.BaseExpression) -> list[tuple[str, cst.BaseExpres
     if isinstance(node, cst.Comparison):
         pieces: list[tuple[str, cst.BaseExpression]] = [("", node.left)]
         for target in node.comparisons:
-            operator = _code(target.operator).strip()
+            operator = node_code(target.operator).strip()
             pieces.append((f"{operator} ", target.comparator))
         return pieces
     if isinstance(node, cst.BooleanOperation):
         left = _operator_pieces(node.left) if _boolean(node.left) else [("", node.left)]
         if left is None:
             return None
-        return [*left, (f"{_code(node.operator).strip()} ", node.right)]
+        return [*left, (f"{node_code(node.operator).strip()} ", node.right)]
     return None
 
 
@@ -552,7 +366,7 @@ def _opening(node: cst.BaseExpression) -> str:
 def _around(node: cst.BaseExpression, bracket: cst.BaseExpression) -> tuple[str, str]:
     """The text of ``node`` before and after ``bracket``."""
     marked = node.deep_replace(bracket, cst.Name(_MARK))
-    before, _, after = _code(marked).partition(_MARK)
+    before, _, after = node_code(marked).partition(_MARK)
     return before, after
 
 
@@ -565,19 +379,19 @@ def _anatomy(node: cst.BaseExpression, around: tuple[str, str]) -> _Bracket | No
             generator = node.args[0].value
             if not generator.lpar:
                 clauses = _clauses(generator.elt, generator.for_in)
-                head = before + _code(node.func) + "("
+                head = before + node_code(node.func) + "("
                 return _Bracket(head, clauses, [], [], ")" + after, False, True)
         labels = [_label(arg) for arg in node.args]
-        items = [label + _code(arg.value) for label, arg in zip(labels, node.args, strict=True)]
+        items = [label + node_code(arg.value) for label, arg in zip(labels, node.args, strict=True)]
         values: list[cst.BaseExpression | None] = [arg.value for arg in node.args]
-        head = before + _code(node.func) + "("
+        head = before + node_code(node.func) + "("
         return _Bracket(head, items, values, labels, ")" + after, False, False)
     if isinstance(node, cst.Subscript):
         if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
             return None
         index = node.slice[0].slice.value
-        head = before + _code(node.value) + "["
-        return _Bracket(head, [_code(index)], [index], [""], "]" + after, False, False)
+        head = before + node_code(node.value) + "["
+        return _Bracket(head, [node_code(index)], [index], [""], "]" + after, False, False)
     if isinstance(node, (cst.List, cst.Set)):
         values = [e.value if isinstance(e, cst.Element) else None for e in node.elements]
         items = [_element(e) for e in node.elements]
@@ -607,25 +421,25 @@ def _label(arg: cst.Arg) -> str:
 
 def _dict_label(element: cst.BaseDictElement) -> str:
     if isinstance(element, cst.DictElement):
-        return _code(element.key) + ": "
+        return node_code(element.key) + ": "
     return "**"
 
 
 def _element(element: cst.CSTNode) -> str:
     if isinstance(element, (cst.Element, cst.DictElement, cst.StarredElement)):
-        return _code(element.with_changes(comma=cst.MaybeSentinel.DEFAULT)).strip()
+        return node_code(element.with_changes(comma=cst.MaybeSentinel.DEFAULT)).strip()
     if isinstance(element, cst.StarredDictElement):
-        return _code(element.with_changes(comma=cst.MaybeSentinel.DEFAULT)).strip()
-    return _code(element).strip()
+        return node_code(element.with_changes(comma=cst.MaybeSentinel.DEFAULT)).strip()
+    return node_code(element).strip()
 
 
 def _clauses(elt: cst.BaseExpression, for_in: cst.CompFor) -> list[str]:
     """A comprehension's element and its ``for`` and ``if`` clauses, each on its own."""
-    clauses = [_code(elt)]
+    clauses = [node_code(elt)]
     current: cst.CompFor | None = for_in
     while current is not None:
         prefix = "async for" if current.asynchronous is not None else "for"
-        clauses.append(f"{prefix} {_code(current.target)} in {_code(current.iter)}")
-        clauses += [f"if {_code(condition.test)}" for condition in current.ifs]
+        clauses.append(f"{prefix} {node_code(current.target)} in {node_code(current.iter)}")
+        clauses += [f"if {node_code(condition.test)}" for condition in current.ifs]
         current = current.inner_for_in
     return clauses
