@@ -17,6 +17,8 @@ from projects import (
     apply_and_run_tests,
     changed_names,
     diff_project,
+    mypy_errors,
+    new_text,
     write_package_project,
 )
 
@@ -155,3 +157,80 @@ def test_dumped_dicts_returned_in_a_dict_are_no_hold(tmp_path: Path) -> None:
     result = diff_project(root)
     assert _held_reasons(result) == set()
     assert changed_names(result) == ["relay.py"]
+
+
+EFFECTS = """
+def apply_effects(effects: list[str]) -> dict:
+    applied: list[str] = []
+    warnings: list[str] = []
+    for effect in effects:
+        if effect in ("shadow", "glow"):
+            applied.append(effect)
+        else:
+            warnings.append(f"Unknown effect type: {effect}")
+    result = {"message": f"Applied {len(applied)} effects", "applied_effects": applied}
+    if warnings:
+        result["warnings"] = warnings
+    return result
+"""
+
+
+def test_a_dict_display_that_takes_warnings_under_a_new_key_keeps_type_checking(
+    tmp_path: Path,
+) -> None:
+    """A type checker infers the dict's value type from its display (mypy:
+    ``Sequence[str]``), which took the list of strings and would not take ``Warning``
+    objects: the local is annotated ``dict[str, Any]``, and mypy reports nothing new."""
+    caller = """
+from pkg.effects import apply_effects
+
+
+def test_effects():
+    assert apply_effects(["glow", "x"])["applied_effects"] == ["glow"]
+"""
+    root = write_package_project(
+        tmp_path, {"pkg/effects.py": EFFECTS, "tests/test_effects.py": caller}
+    )
+    assert mypy_errors(root, "pkg") == set()
+    result = diff_project(root)
+    text = new_text(result, "effects.py")
+    assert text is not None
+    assert "    result: dict[str, Any] = {" in text
+    assert "from typing import Any" in text
+    apply_and_run_tests(root, result)
+    assert mypy_errors(root, "pkg") == set()
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        ('    result = {"message": "none"}\n', "bound twice"),
+        ("    result: dict\n", "already annotated"),
+        ("    global result\n", "a global: an annotation would not compile"),
+    ],
+)
+def test_a_dict_local_that_cannot_take_an_annotation_is_left_alone(
+    tmp_path: Path, change: str, why: str
+) -> None:
+    source = EFFECTS.replace(
+        "    for effect in effects:\n", change + "    for effect in effects:\n"
+    )
+    root = write_package_project(tmp_path, {"pkg/effects.py": source})
+    text = new_text(diff_project(root), "effects.py")
+    assert text is not None, why  # the producer still migrates
+    assert "dict[str, Any]" not in text, why
+
+
+def test_a_dict_whose_warnings_stay_strings_is_left_unannotated(tmp_path: Path) -> None:
+    """A caller reads the key as text: the group is held, so the dict still takes strings."""
+    reader = """
+from pkg.effects import apply_effects
+
+
+def test_unknown():
+    assert any("Unknown" in w for w in apply_effects(["x"])["warnings"])
+"""
+    root = write_package_project(
+        tmp_path, {"pkg/effects.py": EFFECTS, "tests/test_effects.py": reader}
+    )
+    assert new_text(diff_project(root), "effects.py") is None

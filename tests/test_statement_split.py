@@ -44,6 +44,8 @@ SPLIT = [
     'assert response.json()["error"]["message"] == "quantity is fine, nothing else to say about it at all"',
     "assert {w.code for w in result.warnings} == {warning_codes.QUANTITY_NEGATIVE, warning_codes.SKU_UNKNOWN}",
     'assert "quantity is fine, nothing else to say about it" not in result["warnings"][0].message, result',
+    'result: dict[str, Any] = {"message": f"Applied {len(applied)} effects to {shape_index}", "applied": 1}',
+    'result: dict[str, Any] = {"message": f"Applied {len(applied)} effects to shape {shape_index} on slide"}',
 ]
 LEFT = [
     "foo(x).bar([w.message for w in very_long_name_of_the_result_warnings_list_here_and_more_and_more])",
@@ -412,4 +414,27 @@ def test_a_call_or_dict_holding_a_split_list_is_split_first(tmp_path: Path) -> N
     assert "        return dict(\n            result=Summary(\n                warnings=[\n" in new
     assert '        return {\n            "warnings": [\n' in new
     assert '    return {"count": len(queries), "warnings": []}\n' in new
+    assert _ruff(new, 88) == new
+
+
+ANNOTATED_DICT = {
+    "svc.py": textwrap.dedent(
+        """\
+        from typing import Any
+
+
+        def summarize(applied: list[str], warnings: list[str], shape: int) -> dict[str, Any]:
+            result = {"message": f"Applied {len(applied)} effects", "applied": applied}
+            result["warnings"] = warnings
+            return result
+        """
+    )
+}
+
+
+def test_a_dict_local_the_annotation_rule_pushed_past_the_limit_is_split(tmp_path: Path) -> None:
+    """``result: dict[str, Any] = {...}`` no longer fits: the display splits as ruff's."""
+    new = new_text(diff_project(tmp_path, ANNOTATED_DICT), "svc.py")
+    assert new is not None
+    assert "    result: dict[str, Any] = {\n" in new
     assert _ruff(new, 88) == new

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from projects import mypy_errors, unnumbered
 from syrupy.assertion import SnapshotAssertion
 
 pytestmark = pytest.mark.e2e
@@ -123,34 +124,7 @@ def _ruff(root: Path) -> set[str]:
         text=True,
         check=False,
     )
-    return {_unnumbered(line) for line in result.stdout.splitlines() if ": F" in line}
-
-
-def _mypy(root: Path, package: str) -> set[str]:
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mypy",
-            package,
-            "--ignore-missing-imports",
-            "--no-error-summary",
-            "--no-incremental",
-            "--cache-dir",
-            "/dev/null",
-            "--hide-error-context",
-        ],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return {_unnumbered(line) for line in result.stdout.splitlines() if ": error:" in line}
-
-
-def _unnumbered(line: str) -> str:
-    """``path:12:5: message`` -> ``path: message``: lines move when code is rewritten."""
-    return re.sub(r":\d+(:\d+)?:", ":", line)
+    return {unnumbered(line) for line in result.stdout.splitlines() if ": F" in line}
 
 
 @pytest.fixture(scope="module")
@@ -168,7 +142,7 @@ def migrate(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Migrati
         _git(root, "init", "-q")
         _git(root, "add", "-A")
         _git(root, "commit", "-q", "-m", "before unsentinel")
-        ruff_before, mypy_before = _ruff(root), _mypy(root, WARNING_FIXTURES[name])
+        ruff_before, mypy_before = _ruff(root), mypy_errors(root, WARNING_FIXTURES[name])
         diff = _unsentinel(root, "diff", ".").stdout
         plan = json.loads(_unsentinel(root, "plan", ".").stdout)
         before = _files(root)
@@ -241,7 +215,7 @@ def test_ruff_reports_nothing_new(migration: Migration) -> None:
 
 
 def test_mypy_reports_nothing_new(migration: Migration) -> None:
-    assert _mypy(migration.root, migration.package) - migration.mypy_before == set()
+    assert mypy_errors(migration.root, migration.package) - migration.mypy_before == set()
 
 
 def test_the_repository_own_tests_pass(migration: Migration) -> None:

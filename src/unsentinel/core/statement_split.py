@@ -96,6 +96,9 @@ def _parts(
         return "return ", statement.value, "", True
     if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
         return node_code(statement.targets[0].target) + " = ", statement.value, "", True
+    if isinstance(statement, cst.AnnAssign) and statement.value is not None:
+        annotation = node_code(statement.annotation.annotation)
+        return f"{node_code(statement.target)}: {annotation} = ", statement.value, "", True
     if isinstance(statement, cst.AugAssign):
         operator = node_code(statement.operator).strip()
         return f"{node_code(statement.target)} {operator} ", statement.value, "", True

@@ -11,6 +11,7 @@ from unsentinel.core.model import Action, Kind
 from unsentinel.core.rule import Example
 from unsentinel.warnings.carriers import FileCarriers
 from unsentinel.warnings.detect import ANNOTATION
+from unsentinel.warnings.dict_locals import DictLocals, annotated_with_any
 from unsentinel.warnings.facts import WarningShape as Shape
 from unsentinel.warnings.helper_returns import APPENDERS
 from unsentinel.warnings.local_uses import LocalUses
@@ -28,13 +29,17 @@ class WarningAnnotation(WarningListRule):
         or because a caller passes them: a gather fact), and the return annotations of
         helpers whose results land in a warnings list (``-> list[str]``, ``-> str | None``,
         the warning's slot in ``-> tuple[int, str | None]``). Parameters that receive
-        *dumped* warnings become ``list[dict[str, Any]]``. The ``Warning`` model is
-        imported where it is named.
+        *dumped* warnings become ``list[dict[str, Any]]``. A local bound to a dict display
+        that later takes a warnings list under a key (``result["warnings"] = warnings``)
+        is annotated ``dict[str, Any]``. The ``Warning`` model is imported where it is
+        named.
 
     Why
         The producers now build ``Warning`` objects; an annotation that still says ``str``
         makes the type checker reject the migrated code, or -- worse -- hides a consumer
-        that still treats a warning as text.
+        that still treats a warning as text. A dict display's value type is inferred from
+        its values alone (``str | list[str]``), which took a list of strings under a new key
+        but not a list of ``Warning`` objects.
 
     Example
         ```python
@@ -93,6 +98,26 @@ class WarningAnnotation(WarningListRule):
             """,
             id="parameter named warnings",
         ),
+        Example(
+            """
+            def summary(applied: list[str], warnings: list[Warning]) -> dict[str, Any]:
+                result = {"message": f"{len(applied)} applied", "applied": applied}
+                if warnings:
+                    result["warnings"] = warnings
+                return result
+            """,
+            """
+            from typing import Any
+
+
+            def summary(applied: list[str], warnings: list[Warning]) -> dict[str, Any]:
+                result: dict[str, Any] = {"message": f"{len(applied)} applied", "applied": applied}
+                if warnings:
+                    result["warnings"] = warnings
+                return result
+            """,
+            id="dict display that takes warnings under a new key",
+        ),
     )
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
@@ -108,6 +133,20 @@ class WarningAnnotation(WarningListRule):
             collected = self.flow.shape(node.target)  # ever collects warnings
             if collected in (Shape.LIST, Shape.DICT_LIST):
                 self._rewrite(node.annotation, dict_items=collected is Shape.DICT_LIST)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if not self.dict_locals.needs_annotation(node):
+            return
+        # The edit is on the site's own node: a plan that skips the site drops it.
+        self.context.replace(node, annotated_with_any)
+        self.context.add_import("typing", "Any")
+        self.context.report(
+            self,
+            node,
+            "Dict that takes warnings under a key annotated: dict[str, Any]",
+            kind=Kind.ANNOTATION,
+            action=Action.REWRITE,
+        )
 
     def _holds_one_warning(self, node: cst.AnnAssign) -> bool:
         """``block: str | None = None`` ... ``warnings.append(block)``: the local's strings
@@ -225,6 +264,16 @@ class WarningAnnotation(WarningListRule):
     @cached_property
     def carriers(self) -> FileCarriers:
         return self.context.shared(FileCarriers)
+
+    @cached_property
+    def dict_locals(self) -> DictLocals:
+        return DictLocals(self.context, self._takes_objects)
+
+    def _takes_objects(self, value: cst.BaseExpression) -> bool:
+        """Will ``value`` be a list of ``Warning`` objects once migrated?"""
+        if self.flow.shape(value) is not Shape.LIST:
+            return False
+        return self.carriers.blocker(self.carriers.of(value)) is None
 
     # -- the rewrite ----------------------------------------------------------------------
     def _rewrite(
