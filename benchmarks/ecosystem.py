@@ -485,6 +485,8 @@ class Report:
     notes: list[str] = field(default_factory=list)
     written: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    tool: str = ""  # the unsentinel that ran (``tool_version``), and when
+    ran: str = ""
 
     def fail(self, invariant: str, detail: str) -> None:
         self.failures.append((invariant, detail))
@@ -503,6 +505,8 @@ class Report:
             "notes": self.notes,
             "written": self.written,
             "seconds": round(self.seconds, 1),
+            "tool": self.tool,
+            "ran": self.ran,
         }
 
     @classmethod
@@ -522,6 +526,8 @@ class Report:
             list(data["notes"]),
             list(data["written"]),
             data["seconds"],
+            data.get("tool", ""),  # reports written before the tool was recorded
+            data.get("ran", ""),
         )
 
 
@@ -1033,12 +1039,13 @@ class Context:
     bounded: bool = False
     keep: bool = False
     types: bool = False  # also compare mypy's errors on the written files, before and after
+    label: str = ""  # ``tool_version(tool)``, asked once per run
 
 
 def check_package(package: Package, context: Context) -> Report:
     """Run every step on one package and record which invariants fail."""
     started = time.perf_counter()
-    report = Report(package.name, package.version)
+    report = Report(package.name, package.version, tool=context.label, ran=utc_stamp())
     workdir = Path(tempfile.mkdtemp(prefix=f"ecosystem-{package.name}-"))
     repo = workdir / package.name
     repo.mkdir()
@@ -1186,28 +1193,62 @@ def machine() -> str:
 def write_doc(reports: Sequence[Report], context: Context, elapsed: float) -> None:
     text = DOC.read_text() if DOC.exists() else ""
     head = text.split(RESULTS_MARK)[0] if RESULTS_MARK in text else DOC_INTRO
-    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     kind = "bounded" if context.bounded else "full"
     body = (
         f"{RESULTS_MARK}\n\n"
-        f"{kind.capitalize()} run of {stamp} on {machine()}, `-j {context.jobs}`, "
-        f"unsentinel {tool_version(context.tool)}: {len(reports)} packages, "
-        f"{elapsed / 60:.1f} minutes.\n\n{table(reports)}\n\n"
+        f"{kind.capitalize()} run on {machine()}, `-j {context.jobs}`, "
+        f"{len(reports)} packages, {elapsed / 60:.1f} minutes; {provenance(reports)}.\n\n"
+        f"{table(reports)}\n\n"
         f"### Failures and notes, package by package\n\n{details(reports)}"
     )
     DOC.write_text(head.rstrip() + "\n\n" + body.rstrip() + "\n")
 
 
+def provenance(reports: Sequence[Report]) -> str:
+    """Which unsentinel produced which reports, and when: a table merged from several runs
+    (``--from-json``) says each run's tool, not the checkout that merged them."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for report in reports:
+        tool = f"unsentinel {report.tool}" if report.tool else "an unrecorded unsentinel"
+        key = (tool, report.ran[:10] or "an unrecorded day")
+        groups.setdefault(key, []).append(report.name)
+    if len(groups) == 1:
+        (tool, day), _ = next(iter(groups.items()))
+        return f"{tool}, {day}"
+    return "; ".join(f"{tool}, {day}: {', '.join(names)}" for (tool, day), names in groups.items())
+
+
+def utc_stamp() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
 def tool_version(tool: Path) -> str:
-    """The version of the unsentinel under test, and where it came from."""
+    """The version of the unsentinel under test and the commit of the source it runs from
+    (its ``--version`` names the directory, as pip's does)."""
     done = subprocess.run([str(tool), "--version"], capture_output=True, text=True, check=False)
-    version = done.stdout.strip().rsplit(" ", 1)[-1] or "?"
-    if not tool.resolve().is_relative_to(ROOT):
-        return f"{version} (`{tool}`)"
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
-    ).stdout.strip()
-    return f"{version} (repository at {commit or '?'}, uncommitted changes included)"
+    found = re.match(r"unsentinel, version (\S+)(?: from (.+) \(Python)?", done.stdout.strip())
+    if found is None:
+        return "?"
+    version, source = found.groups()
+    commit = source_commit(Path(source)) if source else None
+    return f"{version} at {commit}" if commit else version
+
+
+def source_commit(source: Path) -> str | None:
+    """``4ebe359`` (``+ uncommitted changes``) where ``source`` is in a git checkout; None
+    for an installed copy."""
+
+    def git(*args: str) -> str | None:
+        done = subprocess.run(
+            ["git", "-C", str(source), *args], capture_output=True, text=True, check=False
+        )
+        return done.stdout.strip() if done.returncode == 0 else None
+
+    commit = git("rev-parse", "--short", "HEAD")
+    if not commit:
+        return None
+    changed = git("status", "--porcelain", "--untracked-files=no", "--", ".")
+    return f"{commit} + uncommitted changes" if changed else commit
 
 
 RESULTS_MARK = "## The last run"
@@ -1269,7 +1310,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "packages named are run again and replace theirs, without it nothing runs",
     )
     args = parser.parse_args(argv)
-    context = Context(args.unsentinel, args.jobs, args.bounded, args.keep, args.types)
+    label = tool_version(args.unsentinel)
+    context = Context(args.unsentinel, args.jobs, args.bounded, args.keep, args.types, label)
     started = time.perf_counter()
     reports = earlier_reports(args.from_json)
     to_run = selected(args.bounded, args.only) if args.only or not args.from_json else []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import platform
 import subprocess
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -14,6 +15,7 @@ import pytest
 from click.testing import CliRunner, Result
 from conftest import WriteTree
 
+import unsentinel
 import unsentinel.core.pool
 from unsentinel.cli import main
 from unsentinel.core.rule import Rule
@@ -53,7 +55,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write_tree: WriteTr
 def test_version(cli: CliRunner) -> None:
     result = invoke(cli, "--version")
     assert result.exit_code == 0
-    assert result.stdout == f"unsentinel, version {version('unsentinel')}\n"
+    assert result.stdout == f"{_VERSION_LINE}\n"
 
 
 def test_python_dash_m_version() -> None:
@@ -64,7 +66,14 @@ def test_python_dash_m_version() -> None:
         check=False,
     )
     assert completed.returncode == 0, completed.stderr
-    assert completed.stdout.strip() == f"unsentinel, version {version('unsentinel')}"
+    assert completed.stdout.strip() == _VERSION_LINE
+
+
+# Which install runs, and on which Python, as pip's ``--version`` says it.
+_VERSION_LINE = (
+    f"unsentinel, version {version('unsentinel')} "
+    f"from {Path(unsentinel.__file__).resolve().parent} (Python {platform.python_version()})"
+)
 
 
 @pytest.mark.parametrize(

@@ -9,9 +9,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
+
+import unsentinel
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import ecosystem  # noqa: E402
@@ -85,7 +88,9 @@ def test_the_types_invariant_fails_on_a_new_mypy_error_only(tmp_path: Path) -> N
 def test_a_report_survives_its_json_and_a_later_run_replaces_it(tmp_path: Path) -> None:
     """``--from-json`` rebuilds the table of an earlier run; a package run again (``--only``)
     or named in a later file replaces its row, and the rows keep the order of PACKAGES."""
-    first = ecosystem.Report("mcp-server-git", "1", files=3, lines=90, seconds=2.5)
+    first = ecosystem.Report(
+        "mcp-server-git", "1", files=3, lines=90, seconds=2.5, tool="0.1.0 at 4ebe359"
+    )
     first.sites[("UNS501", "rewrite")] = 4
     first.fail("tests", "test_x: passed before, failed after")
     first.notes.append("tests: 9 of 9 passed before apply")
@@ -104,6 +109,51 @@ def test_a_report_survives_its_json_and_a_later_run_replaces_it(tmp_path: Path) 
         ("stdlib", []),
         ("mcp-server-git", [("tests", "test_x: passed before, failed after")]),
     ]
+
+
+def test_a_merged_table_says_which_tool_made_each_report(tmp_path: Path) -> None:
+    """Reports merged from runs of different commits name each one; a report written
+    before the tool was recorded loads, and says so."""
+    old = ecosystem.Report("stdlib", "3.11").to_json()
+    del old["tool"], old["ran"]
+    (tmp_path / "old.json").write_text(json.dumps([old]))
+    [unrecorded] = ecosystem.earlier_reports([tmp_path / "old.json"])
+    first = ecosystem.Report("a", "1", tool="0.1.0 at 2a18272", ran="2026-11-27 17:45 UTC")
+    second = ecosystem.Report("b", "1", tool="0.1.0 at afc674d", ran="2026-11-27 20:01 UTC")
+    third = ecosystem.Report("c", "1", tool="0.1.0 at 2a18272", ran="2026-11-27 18:02 UTC")
+    assert ecosystem.provenance([first, third]) == "unsentinel 0.1.0 at 2a18272, 2026-11-27"
+    assert ecosystem.provenance([first, second, third, unrecorded]) == (
+        "unsentinel 0.1.0 at 2a18272, 2026-11-27: a, c; "
+        "unsentinel 0.1.0 at afc674d, 2026-11-27: b; "
+        "an unrecorded unsentinel, an unrecorded day: stdlib"
+    )
+
+
+def test_the_tool_under_test_is_named_by_its_version_and_commit() -> None:
+    """Its ``--version`` names the source directory (as pip's does), whose commit the
+    report records: an editable install of a checkout says which commit ran."""
+    label = ecosystem.tool_version(Path(sys.executable).parent / "unsentinel")
+    commit = ecosystem.source_commit(Path(unsentinel.__file__).resolve().parent)
+    expected = version("unsentinel")
+    assert label == (f"{expected} at {commit}" if commit else expected)
+
+
+def test_a_source_commit_says_where_the_tree_has_changed(tmp_path: Path) -> None:
+    assert ecosystem.source_commit(tmp_path) is None  # an installed copy: no checkout
+    (tmp_path / "m.py").write_text("x = 1\n")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
+    subprocess.run([*git, "init", "-q", str(tmp_path)], check=True)
+    subprocess.run([*git, "-C", str(tmp_path), "add", "m.py"], check=True)
+    subprocess.run([*git, "-C", str(tmp_path), "commit", "-qm", "m"], check=True)
+    head = subprocess.run(
+        ["git", "-C", str(tmp_path), "rev-parse", "--short", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert ecosystem.source_commit(tmp_path) == head
+    (tmp_path / "m.py").write_text("x = 2\n")
+    assert ecosystem.source_commit(tmp_path) == f"{head} + uncommitted changes"
 
 
 def test_a_test_id_made_at_run_time_is_no_break() -> None:

@@ -37,7 +37,9 @@ def test_version_runs_without_the_engine() -> None:
         capture_output=True,
         text=True,
     )
-    assert probe.stdout.splitlines() == ["unsentinel, version " + probe.stdout.split()[2], "False"]
+    first, loaded = probe.stdout.splitlines()
+    assert first.startswith("unsentinel, version ")
+    assert loaded == "False"
 
 
 def test_the_cli_knows_every_output_format() -> None:

@@ -16,7 +16,9 @@ Importing it loads neither LibCST, the rules nor rich: ``unsentinel --version`` 
 
 from __future__ import annotations
 
+import platform
 from importlib.metadata import version
+from pathlib import Path
 
 import click
 
@@ -27,7 +29,15 @@ __all__ = ["OUTPUT_FORMATS", "main"]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(version("unsentinel"), prog_name="unsentinel")
+# As pip says it: which install runs, and on which Python (a bug report's first question).
+@click.version_option(
+    version("unsentinel"),
+    prog_name="unsentinel",
+    message=(
+        f"%(prog)s, version %(version)s from {Path(__file__).resolve().parent.parent} "
+        f"(Python {platform.python_version()})"
+    ),
+)
 def main() -> None:
     """Migrate sentinel warnings and ad-hoc error dicts to structured models.
 
