@@ -51,8 +51,7 @@ class EditApplier(cst.CSTTransformer):
         if isinstance(node, cst.Module):
             self._module = node
         elif isinstance(node, cst.IndentedBlock):
-            module_unit = self._module.default_indent if self._module else "    "
-            self._blocks.append(node.indent if node.indent is not None else module_unit)
+            self._blocks.append(node.indent if node.indent is not None else self._unit)
         elif isinstance(node, cst.SimpleStatementLine):
             self._applied_before_statement = self._applied
         return super().on_visit(node)
@@ -85,6 +84,11 @@ class EditApplier(cst.CSTTransformer):
         if isinstance(replacement, cst.CSTNode):
             return new_strings_quoted(replacement, updated_node, self._quote)
         return replacement
+
+    @property
+    def _unit(self) -> str:
+        """One level of the module's indentation."""
+        return self._module.default_indent if self._module else "    "
 
     def _split_for_own_line(self, node: cst.CSTNode) -> cst.CSTNode:
         if isinstance(node, cst.Call):
@@ -120,8 +124,7 @@ class EditApplier(cst.CSTTransformer):
             base = self._split_base(value)
             if base is None:
                 continue
-            unit = self._module.default_indent if self._module else "    "
-            split = split_holding(node, value, base, unit)
+            split = split_holding(node, value, base, self._unit)
             if split is None:
                 return node
             self._split_holdings[id(split)] = (split, base)
