@@ -1103,7 +1103,8 @@ def test_a_slot_of_dumped_warnings_is_read_by_key_by_its_callers(tmp_path: Path)
     )
     text = new_text(diff_project(root), "app/render.py")
     assert text is not None
-    assert 'Badge(label=w["message"], variant="secondary")' in text
+    # The loop over dicts takes a name of its own: ``w`` is a text in the loop before it.
+    assert 'Badge(label=regular_warning["message"], variant="secondary")' in text
     assert 'Badge(label=w, variant="destructive")' in text  # texts already
 
 

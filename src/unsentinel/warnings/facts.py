@@ -101,6 +101,7 @@ class WarningNotes:
     tuple_slots: set[TupleSlot] = field(default_factory=set)
     text_slots: set[TupleSlot] = field(default_factory=set)
     dumped_slots: set[TupleSlot] = field(default_factory=set)
+    list_slots: set[TupleSlot] = field(default_factory=set)
     params: set[ParamSlot] = field(default_factory=set)
     marker_constants: dict[str, str] = field(default_factory=dict)
     links: set[Link] = field(default_factory=set)  # flows between carriers (warnings/graph)
@@ -127,6 +128,9 @@ class WarningFacts:
     # List slots a helper fills with dumped warnings (``return blocks, regulars`` where
     # ``regulars`` collects ``model_dump()`` dicts): a name unpacked from one reads keys.
     dumped_slots: frozenset[TupleSlot] = frozenset()
+    # List slots a helper fills with a warnings list (``return blocks, regulars`` where
+    # ``regulars`` collects the warnings themselves): a name unpacked from one holds them.
+    list_slots: frozenset[TupleSlot] = frozenset()
     params: frozenset[ParamSlot] = frozenset()
     marker_constants: Mapping[str, str] = field(default_factory=dict)  # NAME -> "BLOCK:"-like
     constant_leftovers: frozenset[str] = (
@@ -165,6 +169,7 @@ class WarningFacts:
             tuple_slots=frozenset(notes.tuple_slots),
             text_slots=frozenset(notes.text_slots),
             dumped_slots=frozenset(notes.dumped_slots),
+            list_slots=frozenset(notes.list_slots),
             params=frozenset(notes.params),
             marker_constants=dict(notes.marker_constants),
             constant_leftovers=frozenset(left_behind),
@@ -188,6 +193,7 @@ class WarningFacts:
             tuple_slots=self.tuple_slots | other.tuple_slots,
             text_slots=self.text_slots | other.text_slots,
             dumped_slots=self.dumped_slots | other.dumped_slots,
+            list_slots=self.list_slots | other.list_slots,
             params=self.params | other.params,
             marker_constants={**self.marker_constants, **other.marker_constants},
             constant_leftovers=self.constant_leftovers | other.constant_leftovers,
@@ -227,6 +233,7 @@ class WarningFacts:
                 *((slot.function, slot) for slot in facts.tuple_slots),
                 *((slot.function, ("text", slot)) for slot in facts.text_slots),
                 *((slot.function, ("dumped", slot)) for slot in facts.dumped_slots),
+                *((slot.function, ("list", slot)) for slot in facts.list_slots),
                 *((param.function, param) for param in facts.params),
             }
 
@@ -241,7 +248,8 @@ class WarningFacts:
         ``check`` still reports its consumers (left as they are, with the reason), so the
         prefilter must let their files through. Not those that only take warnings (their
         module spells the parameter's name, a needle), and never a dunder."""
-        names = set(self.returning) | {slot.function for slot in self.tuple_slots}
+        slots = self.tuple_slots | self.list_slots
+        names = set(self.returning) | {slot.function for slot in slots}
         return frozenset(name for name in names if not name.startswith("__"))
 
     # -- questions the rules ask ------------------------------------------------------------
@@ -259,6 +267,9 @@ class WarningFacts:
 
     def is_dumped_slot(self, function: str, index: int) -> bool:
         return TupleSlot(function, index) in self.dumped_slots
+
+    def is_list_slot(self, function: str, index: int) -> bool:
+        return TupleSlot(function, index) in self.list_slots
 
     def slots_of(self, function: str) -> set[int]:
         return {slot.index for slot in self.tuple_slots if slot.function == function}

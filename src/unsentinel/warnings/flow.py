@@ -174,12 +174,15 @@ class WarningFlow:
 
     def _unpacked(self, name: str, function: cst.FunctionDef) -> Shape | None:
         """``loc, note = resolve(...)`` where ``resolve#1`` returns a warning; ``blocks,
-        regulars = split(...)`` where ``split#1`` returns dumped warnings."""
+        regulars = split(...)`` where ``split#1`` returns a list of warnings (or of dumped
+        ones)."""
         for callee, index in self._slots_bound_to(name, function):
             if self.facts.returns_slot(callee, index):
                 return Shape.ITEM
             if self.facts.is_dumped_slot(callee, index):
                 return Shape.DICT_LIST
+            if self.facts.is_list_slot(callee, index):
+                return Shape.LIST
         return None
 
     def _from_text_slot(self, name: str, function: cst.FunctionDef) -> bool:

@@ -114,6 +114,8 @@ class ReturnLinks:
                 self.carriers.link(slot, self.carriers.of(element.value))
                 if shape is WarningShape.DICT_LIST:
                     self.notes.dumped_slots.add(TupleSlot(function, index))
+                elif shape is WarningShape.LIST:
+                    self.notes.list_slots.add(TupleSlot(function, index))
             elif index not in items and not is_empty(element.value):
                 self.notes.text_slots.add(TupleSlot(function, index))
 

@@ -9,11 +9,13 @@ the decisions: which reads become which fields. Comparisons
 
 from __future__ import annotations
 
+import functools
 from functools import cached_property
 
 import libcst as cst
 
 from unsentinel.core.layout import expression_code
+from unsentinel.core.model import Action, Kind
 from unsentinel.core.rule import Example
 from unsentinel.core.syntax import last_name
 from unsentinel.warnings.carriers import FileCarriers, is_helper_call
@@ -22,6 +24,7 @@ from unsentinel.warnings.detect import CONSUMER
 from unsentinel.warnings.facts import ParamSlot
 from unsentinel.warnings.facts import WarningShape as Shape
 from unsentinel.warnings.library_calls import LibraryCalls
+from unsentinel.warnings.loop_names import fresh_loop_name, renamed
 from unsentinel.warnings.read_rewrite import ReadRewriter
 from unsentinel.warnings.reads import (
     STRIP_METHODS,
@@ -302,6 +305,35 @@ class WarningConsumer(WarningListRule):
     def visit_Comparison(self, node: cst.Comparison) -> None:
         if not self.edit.claimed(node):
             self.comparisons.rewrite(node)
+
+    def leave_For(self, original_node: cst.For) -> None:
+        """A loop over migrated warnings whose variable the function also binds to text
+        gets a name of its own (``loop_names``): once its body is read, and the producers
+        have scheduled what they change in the loop (``enumerate``)."""
+        shape = self.reads.shape(original_node.iter)
+        if shape not in (Shape.LIST, Shape.DICT_LIST) or original_node in self.context.edits:
+            return
+        carriers = self.context.shared(FileCarriers)
+        if carriers.blocker(carriers.of(original_node.iter)) is not None:
+            return
+        fresh = fresh_loop_name(
+            self.analysis.index,
+            original_node,
+            self.context.parent,
+            lambda other: isinstance(other, cst.For) and self.reads.shape(other.iter) is shape,
+        )
+        if fresh is None:
+            return
+        old = cst.ensure_type(original_node.target, cst.Name).value
+        self.context.replace(original_node, functools.partial(renamed, old=old, new=fresh))
+        self.context.report(
+            self,
+            original_node,
+            f"Loop variable renamed {old} -> {fresh}: the function binds {old} to text in "
+            "another loop, and a type checker gives a name one type",
+            kind=Kind.CONSUMER,
+            action=Action.REWRITE,
+        )
 
 
 _SHARED_SEVERITY = (
