@@ -19,7 +19,7 @@ from projects import (
     write_package_project,
 )
 
-RENDER = """
+REPORT = """
 from dataclasses import dataclass, field
 
 
@@ -36,7 +36,11 @@ def check(n: int) -> Report:
         report.warnings.append(f"n {n} is large")
     return report
 
+"""
 
+RENDER = (
+    REPORT
+    + """
 def render(n: int) -> list[str]:
     report = check(n)
     blocks = [w.removeprefix("BLOCK:").strip() for w in report.warnings if w.startswith("BLOCK:")]
@@ -48,6 +52,7 @@ def render(n: int) -> list[str]:
         lines.append(f"- {warning}")
     return lines
 """
+)
 
 TESTS = """
 from pkg.render import render
@@ -85,24 +90,9 @@ def test_a_loop_variable_read_after_the_loops_keeps_its_name(tmp_path: Path) -> 
     assert "regular_warning " not in text
 
 
-SPLIT = """
-from dataclasses import dataclass, field
-
-
-@dataclass
-class Report:
-    warnings: list[str] = field(default_factory=list)
-
-
-def check(n: int) -> Report:
-    report = Report()
-    if n < 0:
-        report.warnings.append(f"BLOCK: n {n} is negative")
-    if n > 100:
-        report.warnings.append(f"n {n} is large")
-    return report
-
-
+SPLIT = (
+    REPORT
+    + """
 def split(warnings: list[str]) -> tuple[list[str], list[str]]:
     blocks: list[str] = []
     regulars: list[str] = []
@@ -123,6 +113,7 @@ def render(n: int) -> list[str]:
         lines.append(f"- {warning}")
     return lines
 """
+)
 
 
 def test_a_list_slot_unpacked_by_a_caller_holds_the_warnings(tmp_path: Path) -> None:
