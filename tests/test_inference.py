@@ -161,6 +161,27 @@ def test_an_incidental_info_word_does_not_make_a_failure_info(message: str) -> N
             id="a validator's warnings list stays advisory",
         ),
         pytest.param(
+            Structure(list_name="out", function_name="__call__", class_name="_SizeCheck"),
+            "blocking",
+            "low",
+            "validator",
+            id="what a check class's method collects blocks",
+        ),
+        pytest.param(
+            Structure(list_name="warnings", function_name="run", class_name="UrlValidator"),
+            "advisory",
+            "low",
+            "fallback",
+            id="a check class's warnings list stays advisory",
+        ),
+        pytest.param(
+            Structure(list_name="out", function_name="__call__", class_name="CheckRunner"),
+            "info",
+            "low",
+            "keyword",
+            id="a class named for running checks is no check",
+        ),
+        pytest.param(
             Structure(list_name="problems", function_name="invalidate_cache"),
             "info",
             "low",
@@ -836,3 +857,23 @@ def test_what_a_condition_tests_as_it_is(condition: str, tested: list[str]) -> N
 
     found = tested_directly(cst.parse_expression(condition))
     assert [expression_code(node) for node in found] == tested
+
+
+def test_the_class_a_warning_is_appended_in_is_read_from_the_code(tmp_path: Path) -> None:
+    """``class SizeCheck`` with ``__call__`` collecting ``out``: the method's name says
+    nothing, its class says it runs a check, so what it collects fails it (blocking, low).
+    Before, nothing in the code said so, and it was advisory."""
+    (tmp_path / "pyproject.toml").write_text('[tool.unsentinel]\nwarning-list-names = ["out"]\n')
+    (tmp_path / "m.py").write_text(
+        "class SizeCheck:\n"
+        "    def __call__(self, size: int, limit: int) -> list[str]:\n"
+        "        out = []\n"
+        "        if size > limit:\n"
+        '            out.append(f"Archive of {size} bytes is over the limit")\n'
+        "        return out\n"
+    )
+    from unsentinel.output.plan import plan_document
+
+    result = run([tmp_path], load_config((tmp_path,)), Mode.PLAN)
+    (site,) = [s for s in plan_document(result.results)["sites"] if s["kind"] == "producer"]
+    assert (site["severity"], site["confidence"]["severity"]) == ("blocking", "low")

@@ -10,7 +10,8 @@ the author saying it is ``high``:
 3. the function raises when the list is not empty (``if errors: raise ...``): blocking,
    ``high``;
 4. the list is named like errors (``errors``, ``validation_errors``), or it is what a
-   validator (``validate_urls``) collects and not named like warnings: blocking;
+   validator (``validate_urls``, a method of ``class SizeCheck``) collects and not named
+   like warnings: blocking;
 5. ``is None`` on an optional input (``if request.ship_by is None:``): the input was
    left out, info. The consumer rule rewrites literal lists in tests (``problems ==
    ["..."]``) with the severity the producer of the same message got
@@ -82,6 +83,9 @@ def structural_severity(structure: Structure) -> Inferred | None:
     if _is_validator(structure.function_name) and "warn" not in name.lower():
         reason = f"validator: {structure.function_name!r} reports what makes its input invalid"
         return Inferred.low(Severity.BLOCKING, reason)
+    if _is_check_class(structure.class_name) and "warn" not in name.lower():
+        reason = f"validator: a method of {structure.class_name!r} reports what fails the check"
+        return Inferred.low(Severity.BLOCKING, reason)
     if structure.none_guard is not None:
         reason = f"guard: appended when the optional input {structure.none_guard!r} is None"
         return Inferred.low(Severity.INFO, reason)
@@ -98,6 +102,17 @@ def _is_validator(function_name: str | None) -> bool:
     is wrong with its input. What it collects (``problems``, ``probs``) is why the input is
     refused -- unless the author filed it apart as a warning (``result["warnings"]``)."""
     return function_name is not None and function_name.lstrip("_").lower().startswith("validat")
+
+
+_CHECK_CLASS = re.compile(r"(Check|Checker|Validator)$")
+
+
+def _is_check_class(class_name: str | None) -> bool:
+    """``class SizeCheck`` / ``UrlValidator``: a class that exists to run one check, so
+    what its methods collect (``out``, ``problems``) is why the check fails -- a
+    validator by its class's name where the method's own name (``__call__``, ``run``)
+    says nothing. A list named like warnings is still filed apart."""
+    return class_name is not None and _CHECK_CLASS.search(class_name) is not None
 
 
 def producer_severity(templates: Iterable[Template], text: str) -> str | None:

@@ -32,6 +32,7 @@ class Structure:
     stops_after: str | None = None  # "return" / "raise" as the very next statement
     raised_on: bool = False  # the function raises when the list is not empty
     function_name: str | None = None  # the function the append is in (``validate_urls``)
+    class_name: str | None = None  # the class that function is a method of (``SizeCheck``)
 
 
 def structure_of(
@@ -51,7 +52,18 @@ def structure_of(
         and function is not None
         and _raises_on(list_name, function),
         function_name=function.name.value if function is not None else None,
+        class_name=_owning_class(function, analysis) if function is not None else None,
     )
+
+
+def _owning_class(function: cst.FunctionDef, analysis: FileAnalysis) -> str | None:
+    """The class whose body defines ``function`` directly (None: not a method)."""
+    for node in analysis.context.ancestors(function):
+        if isinstance(node, cst.ClassDef):
+            return node.name.value
+        if isinstance(node, cst.FunctionDef):
+            return None
+    return None
 
 
 def _target_list(site: cst.CSTNode, ancestors: list[cst.CSTNode]) -> cst.BaseExpression | None:
