@@ -208,3 +208,41 @@ def test_an_input_the_condition_also_tests_for_validity_still_guards(
     sites: dict[str, tuple[object, object]],
 ) -> None:
     assert sites["unset:"] == ("batch_size", "low")
+
+
+WALKED_DATA = """
+def check_values(data, kind):
+    warnings = []
+    for value in data:
+        if value == "":
+            warnings.append("empty value")
+    return warnings
+
+
+def check_request(data, kind):
+    warnings = []
+    if not data.name:
+        warnings.append("name missing")
+    return warnings
+"""
+
+
+def test_a_parameter_named_like_a_request_but_walked_is_a_list_of_inputs(
+    tmp_path: Path,
+) -> None:
+    """``data`` names a request's fields (``data.name``) as often as a list: walked item by
+    item (``for value in data:``) it is the list, and the value tested is ``data[{i}]``.
+    Before, the loop walked no input (a request is no list) and the path was none."""
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.unsentinel]\nwarning-list-names = ["warnings"]\n'
+    )
+    (tmp_path / "m.py").write_text(WALKED_DATA)
+    from unsentinel.output.plan import plan_document
+
+    result = run([tmp_path], load_config((tmp_path,)), Mode.PLAN)
+    paths = {
+        site["code"]: site["field_path"]
+        for site in plan_document(result.results)["sites"]
+        if site["kind"] == "producer"
+    }
+    assert paths == {"VALUE_EMPTY": "data[{i}]", "NAME_MISSING": "name"}

@@ -147,7 +147,9 @@ class FileAnalysis:
         for param in (*params.posonly_params, *params.params, *params.kwonly_params):
             facts.params[param.name.value] = param
             kind = self.paths.param_kind(param)
-            if kind == "container":
+            if kind == "container" and self.paths.iterated_list(param, node):
+                facts.inputs.add(param.name.value)  # ``for value in data:``: a list
+            elif kind == "container":
                 facts.containers.add(param.name.value)
             elif kind == "input":
                 facts.inputs.add(param.name.value)

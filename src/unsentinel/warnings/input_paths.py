@@ -15,7 +15,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from unsentinel.core.rule import RuleContext
-from unsentinel.core.syntax import NodeIndex, annotation_name
+from unsentinel.core.syntax import NodeIndex, annotation_name, last_name
 from unsentinel.warnings.facts import WarningFacts
 from unsentinel.warnings.function_facts import Binding, FunctionFacts, Loop
 from unsentinel.warnings.inference.derived import derivation_sources, element_sources
@@ -98,6 +98,24 @@ class InputPaths:
         if type_name in model_fields:  # a model's fields are the inputs, not the model
             return "container"
         return "input"
+
+    def iterated_list(self, param: cst.Param, function: cst.FunctionDef) -> bool:
+        """Is the parameter, named like a request (``data``) but not typed as a model or a
+        request, a list the function walks (``for value in data:``)? A request is read by
+        its fields, never walked: a parameter walked item by item is a list of inputs,
+        each ``data[{i}]``."""
+        name = param.name.value
+        type_name = annotation_name(param.annotation)
+        model_fields = self.context.facts.get(WarningFacts).model_fields
+        if type_name.endswith(CONTAINER_TYPE_SUFFIXES) or type_name in model_fields:
+            return False
+        for loop in self.index.within(cst.For, function):
+            walked = loop.iter
+            if isinstance(walked, cst.Call) and last_name(walked.func) == "enumerate":
+                walked = walked.args[0].value if walked.args else walked
+            if isinstance(walked, cst.Name) and walked.value == name:
+                return True
+        return False
 
     def read_by_key(self, name: str, function: cst.FunctionDef) -> bool:
         """Does ``function`` read its parameter ``name`` by key (``name.get("field")``)?
