@@ -65,20 +65,23 @@ FIGURES = Path(__file__).parent.parent / "benchmarks" / "inference_figures.json"
 # composition: the new sites are covered far less often (14 of 60 tuning, 5 of 15 holdout),
 # and the floors are set to the new measured shares, 113/223 and 32/56. No fewer sites are
 # covered than before: the first batch's 99 tuning and 27 holdout sites all still are.
+# Raised (2026-11-27, session 15, branch infer15b): what a method of a class named like a
+# check collects blocks, and a request-named parameter walked item by item is a list of
+# inputs: tuning severity 97 -> 106 right, holdout 27 -> 31 (field paths unchanged).
 FLOORS = {
     ("tuning", "severity", "coverage"): 0.506,  # 113/223 (composition: was 99/163)
-    ("tuning", "severity", "right"): 97,
+    ("tuning", "severity", "right"): 106,
     ("tuning", "severity", "high_right"): 1.0,  # 37/37
-    ("tuning", "severity", "wrong_low"): 1.0,  # 16/16
+    ("tuning", "severity", "wrong_low"): 1.0,  # 7/7
     ("tuning", "field_path", "right"): 91,
     ("tuning", "field_path", "high_right"): 1.0,  # 14/14
     ("tuning", "field_path", "wrong_low"): 1.0,  # 22/22
     ("tuning", "code", "right"): 27,
     ("tuning", "code", "wrong_low"): 1.0,  # 86/86
     ("holdout", "severity", "coverage"): 0.571,  # 32/56 (composition: was 27/41)
-    ("holdout", "severity", "right"): 27,
+    ("holdout", "severity", "right"): 31,
     ("holdout", "severity", "high_right"): 1.0,  # 8/8
-    ("holdout", "severity", "wrong_low"): 1.0,  # 5/5
+    ("holdout", "severity", "wrong_low"): 1.0,  # 1/1
     ("holdout", "field_path", "right"): 20,
     ("holdout", "field_path", "high_right"): 1.0,  # 3/3
     ("holdout", "field_path", "wrong_low"): 1.0,  # 12/12
