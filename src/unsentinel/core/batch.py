@@ -48,6 +48,45 @@ def visit_batched(
             batch.walk(wrapper.module)
 
 
+def read(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
+    """``node.visit(visitor)`` for a visitor that only reads: the same hooks in the same
+    order (``visit_<Node>`` through ``on_visit``, whose False skips the children, then
+    ``leave_<Node>``), with nothing rebuilt. LibCST's visit constructs and validates a
+    copy of every node it passes, even for a visitor, which made the small visitors the
+    rules run per site (an annotation's names, a condition's comparisons) cost more than
+    the rest of their work. A visitor with an attribute hook (``visit_Call_func``) takes
+    LibCST's own walk, as does a build whose visit order cannot be read."""
+    if not orders_readable() or _attribute_hooks(type(visitor)):
+        node.visit(visitor)
+    else:
+        _read(node, visitor)
+
+
+def _read(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
+    if visitor.on_visit(node):
+        for field in visit_order(type(node)):
+            value = getattr(node, field)
+            held = KINDS.get(type(value)) or child_kind(type(value))
+            if held == NODE:
+                _read(value, visitor)
+            elif held == SEQUENCE:
+                for child in value:
+                    _read(child, visitor)
+    visitor.on_leave(node)
+
+
+def _attribute_hooks(kind: type[cst.CSTVisitor]) -> bool:
+    """Does a visitor class (not LibCST's own, whose stubs do nothing) define a hook on a
+    node's attribute? Read per call, not cached: the rules define their small visitors
+    inside functions, a new class per call."""
+    return any(
+        name.startswith(("visit_", "leave_")) and name.count("_") > 1
+        for cls in kind.__mro__
+        if not cls.__module__.startswith("libcst")
+        for name in vars(cls)
+    )
+
+
 @cache
 def visit_order(kind: type[cst.CSTNode]) -> tuple[str, ...]:
     """The fields LibCST's visit walks for a node of class ``kind``, in its order.
@@ -95,6 +134,27 @@ def hook_names(kind: type[cst.BatchableCSTVisitor]) -> tuple[str, ...]:
     )
 
 
+NODE, SEQUENCE, OTHER = 1, 2, 3  # what a visited field holds (:func:`child_kind`)
+KINDS: dict[type, int] = {}  # class -> its kind, as far as met (read it before the call)
+
+
+def child_kind(kind: type) -> int:
+    """What a value of class ``kind`` in a visited field is: a node, a sequence of nodes,
+    or neither (None, ``MaybeSentinel``). Asked for every field of every node walked:
+    ``isinstance(value, cst.CSTNode)`` goes through ``ABCMeta.__instancecheck__`` each
+    time (a fifth of a walk's time), where the answer depends on the class alone."""
+    found = KINDS.get(kind)
+    if found is None:
+        if issubclass(kind, cst.CSTNode):
+            found = NODE
+        elif issubclass(kind, (tuple, list)):
+            found = SEQUENCE
+        else:
+            found = OTHER
+        KINDS[kind] = found
+    return found
+
+
 _Plan = tuple[list[Hook], tuple[str, ...], list[Hook]]  # visit hooks, fields, leave hooks
 
 
@@ -125,9 +185,10 @@ class _Batch(cst.CSTVisitor):
             hook(node)
         for field in order:
             value = getattr(node, field)
-            if isinstance(value, cst.CSTNode):
+            held = KINDS.get(type(value)) or child_kind(type(value))
+            if held == NODE:
                 self.walk(value)
-            elif isinstance(value, (tuple, list)):
+            elif held == SEQUENCE:
                 for child in value:
                     self.walk(child)
         for hook in leaves:

@@ -87,7 +87,8 @@ def apply_edits(context: RuleContext, suite: Suite) -> cst.Module:
     module = context.module
     if context.edits:
         config = context.config
-        module = module.visit(EditApplier(context.edits, config.quote, config.line_length))
+        applier = EditApplier(context.edits, config.quote, config.line_length, context.parents)
+        module = module.visit(applier)
     if context.imports or context.removed_imports:
         module = _fix_imports(module, context, suite)
     return module

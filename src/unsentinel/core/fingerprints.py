@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import lru_cache
 from pathlib import Path
 
 from unsentinel.core.model import Position, Site
@@ -21,7 +22,7 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 def site_source(text: str, position: Position) -> str:
     """The exact source text a position covers (columns are 1-based, end exclusive)."""
-    lines = _LINE_BREAK.split(text)
+    lines = _lines(text)
     first, last = position.line - 1, position.end_line - 1
     if first == last:
         return lines[first][position.column - 1 : position.end_column - 1]
@@ -29,6 +30,14 @@ def site_source(text: str, position: Position) -> str:
     return "\n".join(
         [lines[first][position.column - 1 :], *middle, lines[last][: position.end_column - 1]]
     )
+
+
+@lru_cache(maxsize=8)
+def _lines(text: str) -> list[str]:
+    """``text`` split at its line breaks, once per text: a plan asks this for every site of
+    a file, and splitting the whole file per site made a file of a thousand sites
+    quadratic (4 s of CPU for the 10,029-line benchmark module). Never mutated."""
+    return _LINE_BREAK.split(text)
 
 
 def fingerprint(source: str, scope: str = "") -> str:

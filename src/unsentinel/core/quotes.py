@@ -15,6 +15,8 @@ from typing import TypeVar, cast
 
 import libcst as cst
 
+from unsentinel.core.batch import read
+
 _N = TypeVar("_N", bound=cst.CSTNode)
 
 
@@ -52,7 +54,7 @@ def _strings(node: cst.CSTNode) -> list[str]:
         def visit_SimpleString(self, string: cst.SimpleString) -> None:
             found.append(string.value)
 
-    node.visit(_Collect())
+    read(node, _Collect())
     return found
 
 

@@ -107,6 +107,13 @@ class RuleContext:
         self.parents: Mapping[cst.CSTNode, cst.CSTNode] = self._memo.parents(wrapper.module)
 
     @cached_property
+    def lines(self) -> list[str]:
+        """The module's lines (``str.splitlines``), split once per file: the rewrites ask
+        for the line of each site they lay out, and splitting the whole text per site
+        made a file of a thousand sites quadratic. Read only, never mutated."""
+        return self.text.splitlines()
+
+    @cached_property
     def is_test_file(self) -> bool:
         name = self.path.replace("\\", "/").rsplit("/", 1)[-1]
         parts = self.path.replace("\\", "/").split("/")
@@ -218,7 +225,7 @@ class RuleContext:
         """``# noqa`` / ``# noqa: UNS001,UNS101`` on any line of a site drops it and its edit."""
         if "noqa" not in self.text:
             return
-        lines = self.text.splitlines()
+        lines = self.lines
         kept = []
         for finding in self.pending:
             position = self.position(finding.node)

@@ -24,6 +24,8 @@ from typing import TypeVar, cast
 
 import libcst as cst
 
+from unsentinel.core.batch import read
+
 PEP_701 = (3, 12)  # from this version on, f-strings may nest their own quotes
 
 
@@ -43,10 +45,47 @@ def fit_to_target(
     ``original``: the module before the rewrite. On 3.12+ targets only the rewrite's own
     strings are re-quoted, and only where they can be.
     """
+    holding = _holding_clashes(module)
     if target < PEP_701:
-        return module.visit(_Requote(strict=True, kept=frozenset()))
+        return module.visit(_Requote(strict=True, kept=frozenset(), holding=holding))
     kept = _fstrings(original) if original is not None else frozenset()
-    return module.visit(_Requote(strict=False, kept=kept))
+    return module.visit(_Requote(strict=False, kept=kept, holding=holding))
+
+
+def _holding_clashes(module: cst.Module) -> set[cst.CSTNode]:
+    """Every string that shares the quote of the f-string around it, and each of its
+    ancestors: the only nodes the re-quoting pass can change. Found by a read-only walk,
+    so that the pass rebuilds those paths alone, not every node of the module (most
+    modules have no such string at all)."""
+    finder = _Clashes()
+    read(module, finder)
+    return finder.holding
+
+
+class _Clashes(cst.CSTVisitor):
+    """The clashes :class:`_Requote` acts on, with the path down to each."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.holding: set[cst.CSTNode] = set()
+        self._path: list[cst.CSTNode] = []
+        self._quotes: list[str] = []  # the quote of each f-string we are inside
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self._path.append(node)
+        kind = type(node)  # by class, as the transformer's hooks are dispatched
+        if kind is cst.SimpleString or kind is cst.FormattedString:
+            quote = cast("cst.SimpleString | cst.FormattedString", node).quote
+            if self._quotes and _clashes(quote, self._quotes[-1]):
+                self.holding.update(self._path)
+            if kind is cst.FormattedString:
+                self._quotes.append(quote)
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        if type(original_node) is cst.FormattedString:
+            self._quotes.pop()
+        self._path.pop()
 
 
 def nested_strings_requoted(node: _N, original: cst.CSTNode) -> _N:
@@ -66,7 +105,7 @@ def _fstrings(module: cst.CSTNode) -> frozenset[str]:
             found.add(_code(node))
             return False  # the outermost one is enough
 
-    module.visit(_Collect())
+    read(module, _Collect())
     return frozenset(found)
 
 
@@ -82,12 +121,21 @@ class _Requote(cst.CSTTransformer):
     f-string whose code is in ``kept`` is the project's own.
     """
 
-    def __init__(self, *, strict: bool, kept: frozenset[str]) -> None:
+    def __init__(
+        self, *, strict: bool, kept: frozenset[str], holding: set[cst.CSTNode] | None = None
+    ) -> None:
         super().__init__()
         self._strict = strict
         self._kept = kept
+        self._holding = holding  # the nodes on a path to a clash (None: walk them all)
         self._quotes: list[str] = []  # the quote of each f-string we are inside
         self._outermost: cst.FormattedString | None = None
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        """A subtree with no clash below is left as it is, unwalked: every hook below
+        changes a clashing string only."""
+        walk = super().on_visit(node)
+        return walk and (self._holding is None or node in self._holding)
 
     def visit_FormattedString(self, node: cst.FormattedString) -> None:
         if not self._quotes:

@@ -22,7 +22,7 @@ from libcst._nodes.internal import CodegenState
 from libcst.metadata import CodeRange, PositionProvider
 from libcst.metadata.position_provider import PositionProvidingCodegenState
 
-from unsentinel.core.batch import orders_readable, visit_order
+from unsentinel.core.batch import KINDS, NODE, SEQUENCE, child_kind, orders_readable, visit_order
 
 _CHILD_FIELDS: dict[type[cst.CSTNode], tuple[str, ...]] = {}
 
@@ -50,9 +50,10 @@ def parent_map(root: cst.CSTNode) -> dict[cst.CSTNode, cst.CSTNode]:
         children: list[cst.CSTNode] = []
         for name in _fields_of(type(node)):
             value = getattr(node, name)
-            if isinstance(value, cst.CSTNode):
+            held = KINDS.get(type(value)) or child_kind(type(value))
+            if held == NODE:
                 children.append(value)
-            elif isinstance(value, (list, tuple)):
+            elif held == SEQUENCE:
                 children.extend(item for item in value if isinstance(item, cst.CSTNode))
         for child in children:
             parents[child] = node

@@ -17,6 +17,7 @@ whose result the dispatcher returns as it is.
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 if TYPE_CHECKING:  # the gather facts use the graph: no LibCST at import
     import libcst as cst
@@ -24,10 +25,24 @@ if TYPE_CHECKING:  # the gather facts use the graph: no LibCST at import
     from unsentinel.core.syntax import NodeIndex
 
 
+_TABLES: WeakKeyDictionary[NodeIndex, dict[str, set[str]]] = WeakKeyDictionary()
+
+
 def handler_tables(index: NodeIndex) -> dict[str, set[str]]:
     """Each name bound outside any function to a dict literal of functions, with their
     names: ``_DISPATCH = {"read": _do_read, "list": handlers.do_list}`` gives ``_DISPATCH
-    -> {"_do_read", "do_list"}``. A dict holding anything else is no handler table."""
+    -> {"_do_read", "do_list"}``. A dict holding anything else is no handler table.
+
+    Read at module level only, so found once per file's index (every function asks: a
+    file of a thousand functions read its module-level statements a thousand times) and
+    shared: callers only read it."""
+    tables = _TABLES.get(index)
+    if tables is None:
+        tables = _TABLES[index] = _module_tables(index)
+    return tables
+
+
+def _module_tables(index: NodeIndex) -> dict[str, set[str]]:
     import libcst as cst
 
     tables: dict[str, set[str]] = {}

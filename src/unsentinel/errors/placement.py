@@ -98,7 +98,7 @@ def fit_in_place(
         )
 
     def call_indentation(call: Hugging) -> str:
-        lines = context.text.splitlines()
+        lines = context.lines
         block = _indentation(lines[_statement_line(context, site) - 1])
         return _indentation(lines[context.position(call).line - 1])[len(block) :]
 
@@ -132,7 +132,7 @@ def fit(
     lines keeps the author's line breaks, indented as deep as its new place.
     """
     position = context.position(site)
-    lines = context.text.splitlines()
+    lines = context.lines
     block = _indentation(lines[_statement_line(context, site) - 1])
     base = _indentation(lines[position.line - 1])[len(block) :]
     unit = context.module.default_indent
@@ -171,7 +171,7 @@ def _moved(
     met in ``before`` names its counterpart in ``built``.
     """
     before, source = carried_from
-    lines = context.text.splitlines()
+    lines = context.lines
     spanning: dict[int, cst.CSTNode] = {}
 
     class _Collect(cst.CSTVisitor):

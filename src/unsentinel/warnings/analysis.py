@@ -243,7 +243,7 @@ class FileAnalysis:
 
     @cached_property
     def lines(self) -> list[str]:
-        return self.context.text.splitlines()
+        return self.context.lines
 
     @cached_property
     def uses_builtin_warning(self) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from unsentinel.core.batch import read
 from unsentinel.core.rule import RuleContext
 from unsentinel.core.syntax import string_value
 
@@ -155,7 +156,7 @@ def _comparisons(condition: cst.BaseExpression) -> list[cst.Comparison]:
         def visit_Comparison(self, node: cst.Comparison) -> None:
             found.append(node)
 
-    condition.visit(_Collect())
+    read(condition, _Collect())
     return found
 
 

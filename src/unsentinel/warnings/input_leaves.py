@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from unsentinel.core.batch import read
 from unsentinel.core.rule import RuleContext
 from unsentinel.core.syntax import NodeIndex, annotation_name, dotted, last_name, string_value
 from unsentinel.warnings.facts import WarningFacts
@@ -121,7 +122,7 @@ def outer_chains(node: cst.CSTNode) -> Iterator[cst.BaseExpression]:
             # ``mo["order_no"]`` reads a record: the record is state, not an input value.
             if isinstance(subscript.value, cst.Name):
                 for element in subscript.slice:
-                    element.visit(self)
+                    read(element, self)
                 return False
             return True
 
@@ -137,21 +138,21 @@ def outer_chains(node: cst.CSTNode) -> Iterator[cst.BaseExpression]:
             if key is not None and dotted(receiver) is not None:
                 found.append(cst.Attribute(value=receiver, attr=cst.Name(key)))
             else:
-                receiver.visit(self)
+                read(receiver, self)
             for arg in call.args:
-                arg.visit(self)
+                read(arg, self)
             return False
 
         def visit_Arg(self, arg: cst.Arg) -> bool:
             if arg.keyword is not None:
-                arg.value.visit(self)
+                read(arg.value, self)
                 return False
             return True
 
         def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
             return False
 
-    node.visit(_Chains())
+    read(node, _Chains())
     return iter(found)
 
 

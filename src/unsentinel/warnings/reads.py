@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from unsentinel.core.batch import read
 from unsentinel.core.layout import expression_code
 from unsentinel.core.model import Severity
 from unsentinel.core.rule import RuleContext
@@ -170,7 +171,7 @@ def promises_text(annotation: cst.BaseExpression) -> bool:
         def visit_Name(self, node: cst.Name) -> None:
             names.add(node.value)
 
-    annotation.visit(_Names())
+    read(annotation, _Names())
     return "str" in names and not names & {"Any", "object", "Warning", "StructuredWarning"}
 
 

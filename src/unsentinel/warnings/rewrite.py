@@ -220,7 +220,7 @@ class WarningRewriter(WarningRule):
                 return cst.parse_expression(laid)
 
             def call_indentation(call: Hugging) -> str:
-                start = self.context.text.splitlines()[self.context.position(call).line - 1]
+                start = self.context.lines[self.context.position(call).line - 1]
                 return start[: len(start) - len(start.lstrip())][block_indent:]
 
             return place_argument(

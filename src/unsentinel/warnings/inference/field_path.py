@@ -40,6 +40,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 import libcst as cst
 
+from unsentinel.core.batch import read
 from unsentinel.core.model import Inferred, Severity
 
 _WORDS = re.compile(r"[A-Za-z]+")
@@ -199,7 +200,7 @@ def attributes_tested(condition: cst.BaseExpression) -> list[str]:
             found.append(node.attr.value)
             return True
 
-    condition.visit(_Attributes())
+    read(condition, _Attributes())
     return found
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from unsentinel.core.batch import read
 from unsentinel.core.syntax import annotation_name, last_name, string_value
 
 if TYPE_CHECKING:
@@ -148,7 +149,7 @@ def _raises_on(list_name: str, function: cst.FunctionDef) -> bool:
         def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
             return node is function
 
-    function.visit(_Finder())
+    read(function, _Finder())
     return found
 
 
@@ -174,7 +175,7 @@ def _texts_of(list_name: str, function: cst.FunctionDef) -> tuple[str, ...]:
         def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
             return node is function
 
-    function.visit(_Joins())
+    read(function, _Joins())
     return tuple(names)
 
 
@@ -190,7 +191,7 @@ def _mentions(expr: cst.CSTNode, list_name: str) -> bool:
             nonlocal hit
             hit = hit or string_value(node) == list_name
 
-    expr.visit(_Names())
+    read(expr, _Names())
     return hit
 
 

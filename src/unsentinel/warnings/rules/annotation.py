@@ -6,6 +6,7 @@ from functools import cached_property
 
 import libcst as cst
 
+from unsentinel.core.batch import read
 from unsentinel.core.discovery import module_name
 from unsentinel.core.model import Action, Kind
 from unsentinel.core.rule import Example
@@ -360,7 +361,7 @@ def _str_names(annotation: cst.BaseExpression) -> list[cst.Name]:
         def visit_Subscript(self, node: cst.Subscript) -> bool:
             if isinstance(node.value, cst.Name) and node.value.value in ("dict", "Dict", "Mapping"):
                 for element in node.slice[1:]:
-                    element.visit(self)
+                    read(element, self)
                 return False
             return True
 
@@ -368,7 +369,7 @@ def _str_names(annotation: cst.BaseExpression) -> list[cst.Name]:
             if node.value == "str":
                 found.append(node)
 
-    annotation.visit(_Find())
+    read(annotation, _Find())
     return found
 
 
