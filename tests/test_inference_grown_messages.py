@@ -140,6 +140,20 @@ def check_tools(names):
 """
 
 
+def test_str_of_a_warnings_message_copies_it_and_makes_no_warning(tmp_path: Path) -> None:
+    """``[str(w.message) for w in recorder.warnings]``: the text of a warning that exists
+    already (Python's ``WarningMessage`` here, the standard library's own test of
+    ``temp_dir``) is copied as ``[w.message for w in ...]`` copies it, not a new message:
+    the list is left as it is, as the bare read leaves it (the standard library got a
+    diff in ``test/test_support.py`` once ``str(...)`` was read as a message)."""
+    source = """
+        def temp_dir_warnings(recorder) -> str:
+            warnings = [str(w.message) for w in recorder.warnings]
+            return warnings[0] if warnings[0].startswith("tests may fail") else ""
+    """
+    assert new_text(diff_project(tmp_path, {"m.py": source}), "m.py") is None
+
+
 def test_a_list_rebound_to_its_own_join_and_an_empty_list_call_migrate(tmp_path: Path) -> None:
     """``warnings = "\\n - ".join(warnings)`` rebinds the name to the joined text (only
     shown in an f-string after it), and ``list()`` is an empty list: neither puts a value
