@@ -13,52 +13,53 @@ bind it, and the new one is used nowhere in the file.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from unsentinel.core.syntax import NodeIndex, bound_names
+from unsentinel.core.syntax import LocalBindings, NodeIndex, bound_names
+
+if TYPE_CHECKING:
+    from unsentinel.core.rule import RuleContext
 
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
 
 
 def fresh_loop_name(
-    index: NodeIndex,
+    context: RuleContext,
     loop: cst.For,
-    parent: Callable[[cst.CSTNode], cst.CSTNode | None],
     same_type: Callable[[cst.CSTNode], bool],
 ) -> str | None:
     """The new name for ``loop``'s variable, or None where it keeps its own: no other
     binding of the name in the function gives it another type (``same_type`` judges each
     binding statement), or renaming could change what some code reads."""
+    index = context.shared(NodeIndex)
     target = loop.target
     function = index.owner_of(loop)
     if not isinstance(target, cst.Name) or function is None:
         return None
     name = target.value
-    others = [b for b in _bindings(index, function, name) if b is not loop]
+    bindings = context.shared(LocalBindings)
+    others = [b for b in _bindings(index, bindings, function, name) if b is not loop]
     if not others or all(same_type(other) for other in others):
         return None
-    if not _reads_stay_inside_loops(index, function, name, loop, parent):
+    if not _reads_stay_inside_loops(context, function, name, loop):
         return None
     fresh = _singular(loop.iter)
     taken = {n.value for n in index.by_type.get(cst.Name, []) if isinstance(n, cst.Name)}
     return fresh if fresh and fresh != name and fresh not in taken else None
 
 
-def _bindings(index: NodeIndex, function: cst.FunctionDef, name: str) -> list[cst.CSTNode]:
+def _bindings(
+    index: NodeIndex, bindings: LocalBindings, function: cst.FunctionDef, name: str
+) -> list[cst.CSTNode]:
     """The statements of ``function`` (nested scopes aside) that bind ``name``."""
-    found: list[cst.CSTNode] = []
-    for loop in index.within(cst.For, function):
-        if name in bound_names(loop.target):
-            found.append(loop)
-    for assign in index.within(cst.Assign, function):
-        if any(name in bound_names(t.target) for t in assign.targets):
-            found.append(assign)
-    annotated: list[cst.AnnAssign | cst.AugAssign] = [
-        *index.within(cst.AnnAssign, function),
-        *index.within(cst.AugAssign, function),
+    found: list[cst.CSTNode] = [
+        loop for loop in index.within(cst.For, function) if name in bound_names(loop.target)
     ]
-    found.extend(s for s in annotated if name in bound_names(s.target))
+    for assignment in bindings.of(function):
+        if name in assignment.names and assignment.statement not in found:
+            found.append(assignment.statement)
     for item in index.within(cst.WithItem, function):
         if item.asname is not None and name in bound_names(item.asname.name):
             found.append(item)
@@ -69,20 +70,17 @@ def _bindings(index: NodeIndex, function: cst.FunctionDef, name: str) -> list[cs
 
 
 def _reads_stay_inside_loops(
-    index: NodeIndex,
-    function: cst.FunctionDef,
-    name: str,
-    loop: cst.For,
-    parent: Callable[[cst.CSTNode], cst.CSTNode | None],
+    context: RuleContext, function: cst.FunctionDef, name: str, loop: cst.For
 ) -> bool:
     """Is every use of ``name`` in ``function`` inside a ``for`` (or a comprehension) that
     binds it, so that no code reads what ``loop`` leaves in it, and none in a function or
     lambda nested in ``loop`` (a closure the rename would have to follow)?"""
+    index, parent = context.shared(NodeIndex), context.parent
     for use in index.within(cst.Name, function):
         if use.value == name and _is_variable(use, parent) and not _bound_around(use, parent):
             return False
     nested = (*index.by_type.get(cst.FunctionDef, []), *index.by_type.get(cst.Lambda, []))
-    return not any(_inside(node, loop, parent) and _mentions(node, name) for node in nested)
+    return not any(loop in context.ancestors(node) and _mentions(node, name) for node in nested)
 
 
 def _bound_around(use: cst.Name, parent: Callable[[cst.CSTNode], cst.CSTNode | None]) -> bool:
@@ -125,17 +123,6 @@ def _is_variable(name: cst.Name, parent: Callable[[cst.CSTNode], cst.CSTNode | N
     if isinstance(above, cst.Attribute) and above.attr is name:
         return False
     return not (isinstance(above, cst.Arg) and above.keyword is name)
-
-
-def _inside(
-    node: cst.CSTNode, outer: cst.CSTNode, parent: Callable[[cst.CSTNode], cst.CSTNode | None]
-) -> bool:
-    current = parent(node)
-    while current is not None:
-        if current is outer:
-            return True
-        current = parent(current)
-    return False
 
 
 def _singular(iterable: cst.BaseExpression) -> str | None:

@@ -363,9 +363,9 @@ class WarningProducer(WarningRewriter):
         if isinstance(expr, cst.IfExp):
             self._candidate(expr.body)
             self._candidate(expr.orelse)
-        elif isinstance(expr, cst.Call) and _is_str_call(expr) and self._reads_a_warning(expr):
-            self._candidate(expr.args[0].value)  # ``str(w.message)``: no new message
-        elif is_stringish(expr) or _is_str_call(expr):
+        elif isinstance(expr, cst.Call) and _is_str_call(expr):
+            self._str_call(expr)
+        elif is_stringish(expr):
             self._producer(expr)
         elif isinstance(expr, cst.Name):
             self.local_flow.follow(expr, self._into)
@@ -373,14 +373,18 @@ class WarningProducer(WarningRewriter):
             self.helpers.record_call(expr, WarningShape.ITEM)
             self._unless_known(expr)
 
-    def _reads_a_warning(self, call: cst.Call) -> bool:
-        """``str(w)`` or ``str(w.message)`` where ``w`` is an item of a warnings list: the
-        text of a warning that exists already (Python's ``WarningMessage``, or one of ours),
-        copied as a consumer copies it: no new warning."""
+    def _str_call(self, call: cst.Call) -> None:
+        """What ``str(...)`` puts into the list. ``str(exc)`` is a new message, a producer
+        like a literal. ``str(w)`` or ``str(w.message)`` where ``w`` is an item of a
+        warnings list is the text of a warning that exists already (Python's
+        ``WarningMessage``, or one of ours), copied as a consumer copies it: no new warning,
+        the item itself is followed."""
         value = call.args[0].value
-        if isinstance(value, cst.Attribute):
-            value = value.value
-        return self.flow.shape(value) in (WarningShape.ITEM, WarningShape.DICT)
+        item = value.value if isinstance(value, cst.Attribute) else value
+        if self.flow.shape(item) in (WarningShape.ITEM, WarningShape.DICT):
+            self._candidate(value)
+        else:
+            self._producer(call)
 
     def _producer(self, expr: cst.BaseExpression, source: cst.BaseExpression | None = None) -> None:
         """A string of a blocked group stays a string (reported ``skip``, naming why)."""

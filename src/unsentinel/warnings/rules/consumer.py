@@ -317,9 +317,8 @@ class WarningConsumer(WarningListRule):
         if carriers.blocker(carriers.of(original_node.iter)) is not None:
             return
         fresh = fresh_loop_name(
-            self.analysis.index,
+            self.context,
             original_node,
-            self.context.parent,
             lambda other: isinstance(other, cst.For) and self.reads.shape(other.iter) is shape,
         )
         if fresh is None:
