@@ -30,7 +30,8 @@ other run's new lines of a pack, which are then missed and written again). An en
 cannot be read or decoded (truncated, edited, from another format) is a miss and gets
 rewritten; the cache never fails a run. Facts are stored as tagged JSON and decoded only
 into the data classes the features' fact types name (never pickle: a cache file is never
-code to run). Only ``check`` uses it.
+code to run). Only ``check`` uses it. Entries no run used for two weeks, and the least
+recently used beyond a size, are removed (:mod:`unsentinel.core.cache_sweep`).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from importlib.metadata import PackageNotFoundError, version
@@ -48,6 +50,7 @@ from typing import Any, Final
 
 from unsentinel.core.cache_codec import FORMAT, FactCodec, decode_result, encode_result, sha256
 from unsentinel.core.cache_packs import SUFFIX, Pack, decode_pack
+from unsentinel.core.cache_sweep import Swept, mark_used, sweep_if_due
 from unsentinel.core.config import Config
 from unsentinel.core.model import (
     FileResult,
@@ -57,6 +60,11 @@ from unsentinel.core.model import (
 
 CACHE_DIR = ".unsentinel_cache"
 _IGNORE_ALL = "# Created by unsentinel: the check cache, never committed.\n*\n"
+# Backup and archiving tools skip a folder holding this (https://bford.info/cachedir/).
+_CACHEDIR_TAG = (
+    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# This file is a cache directory tag created by unsentinel.\n"
+)
 # Results that depend on the bytes and the settings only; a failure may be a passing
 # accident (a file that vanished, a read error) and is recomputed, unless it is lasting.
 CACHEABLE = frozenset({Status.PARSED, Status.PREFILTERED, Status.SKIPPED})
@@ -148,6 +156,8 @@ class CheckCache:
         self.codec = FactCodec(kinds)
         self.hits = 0
         self.misses = 0
+        self.used: set[Path] = set()  # entries read: marked used at the end (``finish``)
+        self.started = time.time()
 
     def key(self, task: FileTask, data: bytes) -> str:
         """The entry's key for the file with the bytes ``data``; the caller reads the file
@@ -176,7 +186,7 @@ class CheckCache:
         one): every file's output for the round that starts from ``stamp``."""
         key = sha256(f"{self.settings}\0round\0{stamp}".encode())
         try:
-            return decode_pack(key, self._entry(key, "rounds", SUFFIX).read_bytes())
+            return decode_pack(key, self._read(self._entry(key, "rounds", SUFFIX)))
         except OSError:
             return Pack(key)
 
@@ -263,7 +273,7 @@ class CheckCache:
     def load(self, key: str, task: FileTask) -> FileResult | None:
         """The cached result, or None for a miss (absent, unreadable or corrupt)."""
         try:
-            entry = json.loads(self._entry(key).read_bytes())
+            entry = json.loads(self._read(self._entry(key)))
             result = decode_result(entry, key, task.display)
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             result = None
@@ -286,7 +296,19 @@ class CheckCache:
 
     def read_entry(self, key: str, kind: str) -> bytes:
         """The bytes of an entry of another kind (raises ``OSError`` when there is none)."""
-        return self._entry(key, kind).read_bytes()
+        return self._read(self._entry(key, kind))
+
+    def finish(self) -> Swept | None:
+        """End of the run: mark every entry it read as used, and sweep the cache if it is
+        due (:mod:`unsentinel.core.cache_sweep`); best effort, never fails the run."""
+        now = time.time()
+        mark_used(self.used, now)
+        return sweep_if_due(self.directory, self.started, now)
+
+    def _read(self, path: Path) -> bytes:
+        data = path.read_bytes()
+        self.used.add(path)
+        return data
 
     def write_entry(self, key: str, kind: str, data: bytes, suffix: str = ".json") -> None:
         """Write an entry of another kind atomically; best effort, as every write here."""
@@ -309,6 +331,7 @@ class CheckCache:
         ignore = self.directory / ".gitignore"
         if not ignore.is_file():
             _write_atomic(ignore, _IGNORE_ALL.encode())
+            _write_atomic(self.directory / "CACHEDIR.TAG", _CACHEDIR_TAG.encode())
         shard.mkdir(parents=True, exist_ok=True)
 
 

@@ -101,6 +101,7 @@ def _run(
         done = memo.read(tasks, config, seen)
         answer = memo.whole_run(tasks, done, config, suite) if options.decisions is None else None
         if answer is not None:  # nothing the check reads has changed since a run kept it
+            cache.finish()
             return RunResult(mode, answer, discovery, cached=cache.hits)
     todo = [task for index, task in enumerate(tasks) if index not in done]
     # A warm check pools only for the files whose first gather round the cache lacks.
@@ -133,6 +134,7 @@ def _run(
         memo.keep_results(rest, fresh)
         if memo.run is not None:
             store_run(memo.cache, memo.run, pipeline_results)
+        memo.cache.finish()
     emitted: tuple[FileResult, ...] = ()
     notices: list[str] = []
     if mode.rewrites:
