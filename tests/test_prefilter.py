@@ -165,12 +165,37 @@ def test_a_function_the_facts_name_admits_a_file_with_no_needle(
 @pytest.mark.parametrize(
     ("data", "admitted"),
     [
+        pytest.param(b"self.check(form)\n", False, id="a statement"),
+        pytest.param(b"async def f(c):\n    await c.check(form)\n", False, id="awaited statement"),
+        pytest.param(b"report = self.check(form)\n", True, id="its result kept"),
+        pytest.param(b"async def f(c):\n    r = await c.check(form)\n", True, id="awaited, kept"),
+        pytest.param(b"def f(self):\n    return self.check(form)\n", True, id="returned"),
+        pytest.param(b"for w in check(form):\n    print(w)\n", True, id="iterated"),
+        pytest.param(b"print(check(form))\n", True, id="an argument of a statement"),
+        pytest.param(b"check(form).sort()\n", True, id="the receiver of a statement"),
+        pytest.param(b"class Form:\n    def check(self):\n        pass\n", True, id="a def"),
+    ],
+)
+def test_a_call_whose_result_is_thrown_away_admits_nothing(data: bytes, admitted: bool) -> None:
+    """``check`` returns warnings (a gather fact): a file that keeps the result of a call
+    to it reads them, one that calls it as a statement of its own never sees them. Before,
+    every ``self.check(...)`` of a test suite admitted its file."""
+    import ast
+
+    config = Config()
+    prefilter = Prefilter(enabled_rules(config), config, {"check"})
+    assert prefilter.second_look(data, ast.parse(data)).candidates is admitted
+
+
+@pytest.mark.parametrize(
+    ("data", "admitted"),
+    [
         pytest.param(b"from client import request\nr = request('stop')\n", True, id="bare"),
         pytest.param(b"import client\nr = client.request('stop')\n", True, id="via module"),
         pytest.param(b"import pkg.client\nr = pkg.client.request('x')\n", True, id="dotted"),
         pytest.param(b"from pkg import client as c\nr = c.request('x')\n", True, id="renamed"),
-        pytest.param(b"conn = make()\nconn.request('GET', '/')\n", False, id="a method"),
-        pytest.param(b"self.conn.request('GET', '/')\n", False, id="a method of a field"),
+        pytest.param(b"conn = make()\nr = conn.request('GET', '/')\n", False, id="a method"),
+        pytest.param(b"r = self.conn.request('GET', '/')\n", False, id="a method of a field"),
     ],
 )
 def test_a_module_function_admits_its_callers_not_a_methods(data: bytes, admitted: bool) -> None:

@@ -27,7 +27,7 @@ from unsentinel.core.model import (
     Status,
 )
 
-FORMAT = 17  # bump when the entry layout or the meaning of a result changes
+FORMAT = 18  # bump when the entry layout or the meaning of a result changes
 
 
 def sha256(data: bytes) -> str:
