@@ -89,6 +89,20 @@ DETECTORS: tuple[type[Rule], ...] = (SentinelString, SentinelConstant)
 
 
 @pytest.fixture
+def parsed(monkeypatch: pytest.MonkeyPatch) -> list[bytes | str]:
+    """Every source handed to ``libcst.parse_module`` through the engine."""
+    calls: list[bytes | str] = []
+    real_parse = cst.parse_module
+
+    def parse_module(source: bytes | str, *args: object, **kwargs: object) -> cst.Module:
+        calls.append(source)
+        return real_parse(source, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cst, "parse_module", parse_module)  # the libcst the engine calls
+    return calls
+
+
+@pytest.fixture
 def detector_rules(monkeypatch: pytest.MonkeyPatch) -> None:
     """Pin the rule set to the two detectors: engine tests must not move as rules are added."""
     monkeypatch.setattr(unsentinel.registry, "ALL_RULES", DETECTORS)

@@ -5,27 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import libcst as cst
 import pytest
 
 from unsentinel.core.config import Config
 from unsentinel.core.model import Mode, Status
 from unsentinel.registry import run
-
-
-@pytest.fixture
-def parsed(monkeypatch: pytest.MonkeyPatch) -> list[bytes | str]:
-    """Every source handed to ``libcst.parse_module`` through the engine."""
-    calls: list[bytes | str] = []
-    real_parse = cst.parse_module
-
-    def parse_module(source: bytes | str, *args: object, **kwargs: object) -> cst.Module:
-        calls.append(source)
-        return real_parse(source, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(cst, "parse_module", parse_module)
-    return calls
-
 
 CHECKS = b"""\
 def check(form: dict) -> list[str]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import libcst as cst
 import pytest
 from click.testing import CliRunner
 
@@ -57,20 +56,6 @@ def test_needle_with_regex_characters_is_literal() -> None:
     prefilter = Prefilter(enabled_rules(config), config)
     assert prefilter.may_match(b'x = "[!] stop"')
     assert not prefilter.may_match(b'x = "! stop"')
-
-
-@pytest.fixture
-def parsed(monkeypatch: pytest.MonkeyPatch) -> list[bytes | str]:
-    """Every source handed to ``libcst.parse_module`` through the engine."""
-    calls: list[bytes | str] = []
-    real_parse = cst.parse_module
-
-    def parse_module(source: bytes | str, *args: object, **kwargs: object) -> cst.Module:
-        calls.append(source)
-        return real_parse(source, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(cst, "parse_module", parse_module)  # the libcst the engine calls
-    return calls
 
 
 NEEDLE_FREE = b"def total(items):\n    return sum(items)  # blocks: none\n"
