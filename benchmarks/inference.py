@@ -362,11 +362,16 @@ def tally(outcomes: list[Outcome], name: str) -> Tally:
     return result
 
 
-def same_code_per_situation(outcomes: list[Outcome]) -> tuple[int, int]:
-    """(situations labelled more than once, of them those the tool gave one code)."""
+def same_code_per_situation(outcomes: list[Outcome], *, covered: bool = False) -> tuple[int, int]:
+    """(situations labelled more than once, of them those the tool gave one code). A
+    skipped site has no code, so its situation counts as more than one code; with
+    ``covered``, only the sites the plan gives values count (as the tables count): does
+    the tool give one code where it gives any?"""
     groups: dict[tuple[str, str], set[str]] = defaultdict(set)
     counts: Counter[tuple[str, str]] = Counter()
     for outcome in outcomes:
+        if covered and not (outcome.site or {}).get("code"):
+            continue
         key = (outcome.label.package, outcome.label.code)
         counts[key] += 1
         groups[key].add((outcome.site or {}).get("code") or "<none>")
@@ -414,6 +419,7 @@ def confusion_table(outcomes: list[Outcome]) -> list[str]:
 
 def half_report(title: str, outcomes: list[Outcome]) -> list[str]:
     repeated, stable = same_code_per_situation(outcomes)
+    covered_repeated, covered_stable = same_code_per_situation(outcomes, covered=True)
     # Counted among the covered sites, as the tables count: a skipped one has no severity.
     sentinel = [o for o in outcomes if o.label.sentinel and o.site and o.site.get("severity")]
     sentinel_skipped = sum(1 for o in outcomes if o.label.sentinel) - len(sentinel)
@@ -429,7 +435,9 @@ def half_report(title: str, outcomes: list[Outcome]) -> list[str]:
         "Hand-converted sentinel sites inferred `blocking`: "
         f"{percent(sentinel_right, len(sentinel))} of those covered "
         f"({sentinel_skipped} more skipped with their group). "
-        f"Situations labelled more than once that got one code: {percent(stable, repeated)}.",
+        f"Situations labelled more than once that got one code: {percent(stable, repeated)}; "
+        "counting only the sites the plan covers (a skipped site has no code): "
+        f"{percent(covered_stable, covered_repeated)}.",
         "",
     ]
 
