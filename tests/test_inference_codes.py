@@ -6,8 +6,12 @@ taken from a labelled package.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from unsentinel.core.model import Mode
+from unsentinel.registry import load_config, run
 from unsentinel.warnings.inference.code import (
     Template,
     assign_codes,
@@ -280,3 +284,20 @@ def test_inflections_of_one_word_are_one_situation() -> None:
 )
 def test_how_a_check_noticed_is_no_part_of_the_situation(template: str, slug: str) -> None:
     assert slug_for(template) == slug
+
+
+def test_a_rerun_keeps_the_module_s_constant_for_a_reworded_slug(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """End to end: a ``warning_codes`` module written before "Could not fetch" read as a
+    failed action still names the message; no second constant is minted."""
+    (tmp_path / "pyproject.toml").write_text("[tool.unsentinel]\n")
+    (tmp_path / "warning_codes.py").write_text('PRICES_UNFETCHED = "not_fetch_price_lists"\n')
+    (tmp_path / "prices.py").write_text(
+        "def load(shop: str, warnings: list[str]) -> None:\n"
+        '    warnings.append(f"Could not fetch price lists: {shop}")\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    result = run([tmp_path], load_config((tmp_path,)), Mode.CHECK, jobs=1, cache=False)
+    [found] = [r for r in result.results if r.path == "prices.py"]
+    assert [s.code.value for s in found.sites if s.code] == ["PRICES_UNFETCHED"]
