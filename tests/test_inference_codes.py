@@ -162,6 +162,11 @@ def test_a_failed_action_names_its_object_then_the_action(template: str) -> None
     assert slug_for(template) == "price_lists_fetch_failed"
 
 
+def test_a_failed_action_on_a_value_alone_is_the_action_failed() -> None:
+    assert slug_for("Could not fetch {}") == slug_for("Failed to fetch: {}") == "fetch_failed"
+    assert slug_for("Could not be parsed: {}") == "not_parsed"  # no action named
+
+
 def test_rephrasings_of_a_failed_action_share_a_code() -> None:
     templates = [
         Template("Could not fetch price lists: {}", ""),
@@ -171,6 +176,15 @@ def test_rephrasings_of_a_failed_action_share_a_code() -> None:
     codes, values = assign_codes(templates)
     assert set(codes.values()) == {"PRICE_LISTS_FETCH_FAILED"}
     assert values == {"PRICE_LISTS_FETCH_FAILED": "price_lists_fetch_failed"}
+
+
+def test_expected_to_be_is_the_subject_not_being_it() -> None:
+    assert slug_for("Expected depth to be a number, got {}") == "depth_not_number"
+    assert slug_for("Expected {} to be a list") == "not_list"
+    codes, _ = assign_codes(
+        [Template("Expected depth to be a number, got {}", ""), Template("depth not a number", "")]
+    )
+    assert len(set(codes.values())) == 1
 
 
 def test_does_not_exist_is_missing() -> None:

@@ -159,9 +159,7 @@ def _failed_action(clause: str, nouns: frozenset[str]) -> list[str] | None:
     if verb in STOP_WORDS or verb in nouns:
         return None  # "could not be parsed": no action named
     rest = [w for w in _meaningful(clause[found.end() :], nouns) if w != verb]
-    if not rest:
-        return None
-    keep = MAX_WORDS - 2
+    keep = MAX_WORDS - 2  # "Could not fetch {}" is fetch_failed
     if verb == "find":  # "Could not find X", "Did not find X": X not found
         return [*rest[:keep], "not", "found", *rest[keep:]]
     return [*rest[:keep], verb, "failed", *rest[keep:]]

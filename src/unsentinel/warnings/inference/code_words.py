@@ -133,6 +133,11 @@ IDIOMS = (
         ),
         " invalid ",
     ),
+    # "Expected depth to be a number, got {}": the situation is "depth not a number".
+    (
+        re.compile(r"\bexpected\s+(?P<subject>[^,.;:]+?)\s+to\s+be\b", re.IGNORECASE),
+        r" \g<subject> not ",
+    ),
     # "X does not exist" is "X missing".
     (
         re.compile(r"\b(?:(?:does|do|did)\s+not|(?:does|do|did)n['’]t)\s+exists?\b", re.IGNORECASE),
