@@ -6,8 +6,12 @@ taken from a labelled package.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from unsentinel.core.model import Mode
+from unsentinel.registry import load_config, run
 from unsentinel.warnings.inference.code import (
     Template,
     assign_codes,
@@ -129,3 +133,185 @@ def test_one_setting_required_for_different_features_is_one_situation() -> None:
     codes, values = assign_codes(templates)
     assert set(codes.values()) == {"HUB_URL_REQUIRED"}
     assert values == {"HUB_URL_REQUIRED": "hub_url_required"}
+
+
+def test_not_valid_and_invalid_are_one_condition() -> None:
+    """A message that says "invalid" twice ("Invalid {} code {} is not a valid EAN") is
+    the situation its shorter rephrasing names: one code, not a second one grown from
+    the repeated word."""
+    templates = [
+        Template("Invalid {} code {} is not a valid EAN.", ""),
+        Template("{} code {} is not a valid EAN", ""),
+    ]
+    codes, values = assign_codes(templates)
+    assert set(codes.values()) == {"CODE_EAN_INVALID"}
+    assert values == {"CODE_EAN_INVALID": "code_ean_invalid"}
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        "Could not fetch price lists: {}",
+        "Failed to fetch price lists: {}",
+        "Unable to fetch price lists",
+        "Cannot fetch price lists ({})",
+        "couldn't fetch price lists",
+    ],
+)
+def test_a_failed_action_names_its_object_then_the_action(template: str) -> None:
+    assert slug_for(template) == "price_lists_fetch_failed"
+
+
+def test_a_failed_action_on_a_value_alone_is_the_action_failed() -> None:
+    assert slug_for("Could not fetch {}") == slug_for("Failed to fetch: {}") == "fetch_failed"
+    assert slug_for("Could not be parsed: {}") == "not_parsed"  # no action named
+
+
+def test_rephrasings_of_a_failed_action_share_a_code() -> None:
+    templates = [
+        Template("Could not fetch price lists: {}", ""),
+        Template("Failed to fetch price lists for {}", ""),
+        Template("Fetching price lists failed: {}", ""),
+    ]
+    codes, values = assign_codes(templates)
+    assert set(codes.values()) == {"PRICE_LISTS_FETCH_FAILED"}
+    assert values == {"PRICE_LISTS_FETCH_FAILED": "price_lists_fetch_failed"}
+
+
+def test_expected_to_be_is_the_subject_not_being_it() -> None:
+    assert slug_for("Expected depth to be a number, got {}") == "depth_not_number"
+    assert slug_for("Expected {} to be a list") == "not_list"
+    codes, _ = assign_codes(
+        [Template("Expected depth to be a number, got {}", ""), Template("depth not a number", "")]
+    )
+    assert len(set(codes.values())) == 1
+
+
+def test_does_not_exist_is_missing() -> None:
+    assert slug_for("Manifest file does not exist: {}") == "manifest_file_missing"
+    codes, _ = assign_codes(
+        [Template("Manifest file does not exist: {}", ""), Template("Manifest file is missing", "")]
+    )
+    assert len(set(codes.values())) == 1
+
+
+@pytest.mark.parametrize(
+    ("template", "slug"),
+    [
+        pytest.param("shelf layout: aisle {} not found.", "aisle_not_found", id="label"),
+        pytest.param("shelf layout: bay {} is unknown", "bay_unknown", id="label, condition"),
+        pytest.param("crate-size: {} is not one of [S, M]", "crate_size", id="label is subject"),
+        pytest.param("Invalid depot code: {}", "depot_code_invalid", id="condition first"),
+    ],
+)
+def test_a_label_before_a_colon_gives_way_to_the_clause_that_says_what_is_wrong(
+    template: str, slug: str
+) -> None:
+    assert slug_for(template) == slug
+
+
+DIFFERENT_SITUATIONS = [
+    "Deadline missing for {}",
+    "Deadline missed for {}",
+    "Feature {} disabled",
+    "Feature {} enabled",
+    "Price {} is not valid",
+    "Price {} is not positive",
+    "Could not fetch price lists: {}",
+    "Could not parse price lists: {}",
+    "shelf layout: aisle {} not found.",
+    "shelf layout: bay {} not found.",
+    "{} value is not a valid EAN",
+    "{} value is not a valid UPC",
+    "Manifest file does not exist: {}",
+    "Manifest file is empty",
+    "Crate {} exceeds the weight limit",
+    "Crate {} exceeds the height limit",
+    "Mode {} is locked",
+    "Mod {} is locked",
+    "Plane {} not ready",
+    "Plan {} not ready",
+    "Add tags: {}",
+    "Added tags: {}",
+    "called by: {}",
+    "calls: {}",
+]
+
+
+def test_different_situations_never_share_a_code_and_codes_are_stable() -> None:
+    templates = [Template(text, "") for text in DIFFERENT_SITUATIONS]
+    codes, values = assign_codes(templates)
+    assert len(set(codes.values())) == len(DIFFERENT_SITUATIONS)
+    assert all(name.isidentifier() and value.isidentifier() for name, value in values.items())
+    again, _ = assign_codes(list(reversed(templates)))
+    assert again == codes
+
+
+@pytest.mark.parametrize(
+    ("existing", "template"),
+    [
+        pytest.param({"SKU_BAD": "sku_not_valid"}, "SKU {} is not valid", id="not valid"),
+        pytest.param(
+            {"PRICES_UNFETCHED": "not_fetch_price_lists"},
+            "Could not fetch price lists: {}",
+            id="failed action",
+        ),
+        pytest.param(
+            {"NO_MANIFEST": "manifest_file_not_exist"},
+            "Manifest file does not exist: {}",
+            id="does not exist",
+        ),
+    ],
+)
+def test_a_code_minted_before_a_rewording_rule_still_wins(
+    existing: dict[str, str], template: str
+) -> None:
+    """A re-run after these rules changed a slug keeps the constant the module has."""
+    codes, values = assign_codes([Template(template, "")], existing)
+    assert codes == {template: next(iter(existing))}
+    assert values == existing
+
+
+def test_inflections_of_one_word_are_one_situation() -> None:
+    templates = [
+        Template("Exporting the ledger failed: {}", ""),
+        Template("Ledger export failed", ""),
+        Template("Tag {} duplicated", ""),
+        Template("Duplicate tag {}", ""),
+    ]
+    codes, _ = assign_codes(templates)
+    assert codes["Exporting the ledger failed: {}"] == codes["Ledger export failed"]
+    assert codes["Tag {} duplicated"] == codes["Duplicate tag {}"]
+    assert len(set(codes.values())) == 2
+
+
+@pytest.mark.parametrize(
+    ("template", "slug"),
+    [
+        pytest.param("Found crate containing loose screws", "crate_loose_screws", id="found"),
+        pytest.param("Expired voucher detected in {}", "voucher_expired", id="detected"),
+        pytest.param("Voucher {} not found", "voucher_not_found", id="an absence stays"),
+        pytest.param("No voucher detected", "no_voucher_detected", id="no ... detected stays"),
+        pytest.param("Did not find any crates tagged {}", "crates_tagged_not_found", id="did not"),
+        pytest.param("Legacy hook detected in `{}.toml`", "legacy_hook", id="file suffix"),
+    ],
+)
+def test_how_a_check_noticed_is_no_part_of_the_situation(template: str, slug: str) -> None:
+    assert slug_for(template) == slug
+
+
+def test_a_rerun_keeps_the_module_s_constant_for_a_reworded_slug(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """End to end: a ``warning_codes`` module written before "Could not fetch" read as a
+    failed action still names the message; no second constant is minted."""
+    (tmp_path / "pyproject.toml").write_text("[tool.unsentinel]\n")
+    (tmp_path / "warning_codes.py").write_text('PRICES_UNFETCHED = "not_fetch_price_lists"\n')
+    (tmp_path / "prices.py").write_text(
+        "def load(shop: str, warnings: list[str]) -> None:\n"
+        '    warnings.append(f"Could not fetch price lists: {shop}")\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    result = run([tmp_path], load_config((tmp_path,)), Mode.CHECK, jobs=1, cache=False)
+    [found] = [r for r in result.results if r.path == "prices.py"]
+    assert [s.code.value for s in found.sites if s.code] == ["PRICES_UNFETCHED"]

@@ -47,9 +47,12 @@ class Template:
 
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+# A placeholder with the suffix that makes it a file name, "{}.yml": the value's part.
+_VALUE = re.compile(r"\{[^{}]*\}(?:\.[A-Za-z0-9]+\b)*")
 _PARENTHETICAL = re.compile(r"\([^()]*\)")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|\s[-–—]\s|:\s")
+_CLAUSE_SPLIT = re.compile(f"({_SENTENCE_END.pattern})")
 _SENTENCE = re.compile(r"[.!?](?:\s|$)")
 # Where a main clause ends and one that says when or why it holds begins.
 _SUBORDINATE = re.compile(r"\b(?:when|whenever|if|unless|because|since|while)\b", re.IGNORECASE)
@@ -67,13 +70,38 @@ def slug_words(template: str, nouns: frozenset[str] = GENERIC_ENTITY_NOUNS) -> l
 def _slug_and_whose(template: str, nouns: frozenset[str]) -> tuple[list[str], set[str]]:
     """The slug words, and the words dropped before a field and its condition (whose rule
     it is: never a difference between two situations)."""
-    text = _PARENTHETICAL.sub(" ", _PLACEHOLDER.sub(" ", _plain_idioms(template)))
-    for clause in _SENTENCE_END.split(text):
-        words = _clause_words(clause, nouns)
+    text = _PARENTHETICAL.sub(" ", _VALUE.sub(" ", _plain_idioms(template)))
+    pieces = _CLAUSE_SPLIT.split(text)  # clause, separator, clause, ...
+    for index in range(0, len(pieces), 2):
+        words = _clause_words(pieces[index], nouns)
         if len(words) >= 2:
+            label = _after_label(pieces, index, words, nouns)
+            if label is not None:
+                return _subject_first(_keep_condition(label)), set()
             kept = _from_field_or_condition(words)
             return _subject_first(_keep_condition(kept)), set(words[: len(words) - len(kept)])
     return _meaningful(text, nouns) or ["warning"], set()
+
+
+def _after_label(
+    pieces: list[str], index: int, words: list[str], nouns: frozenset[str]
+) -> list[str] | None:
+    """A clause without a condition that a colon ends is a label for the next one, which
+    says what is wrong: "file section: pattern {} not found" and "file section: heading
+    {} not found" are ``pattern_not_found`` and ``heading_not_found``, not two slugs
+    ``file_section`` told apart by a number. The label's words can still tell two
+    situations apart if their slugs meet (the extended words keep them). A next clause
+    that opens with its condition has no subject of its own ("content-type: {} is not
+    one of ..."): there the label is the subject."""
+    if condition_word(words) is not None or index + 2 >= len(pieces):
+        return None
+    if pieces[index + 1].strip() != ":":
+        return None
+    following = _clause_words(pieces[index + 2], nouns)
+    condition = condition_word(following)
+    if condition is None or following.index(condition) == 0:
+        return None  # "content-type: {} is not one of ...": the label is the subject
+    return _from_field_or_condition(following)
 
 
 def _clause_words(clause: str, nouns: frozenset[str]) -> list[str]:
@@ -81,13 +109,60 @@ def _clause_words(clause: str, nouns: frozenset[str]) -> list[str]:
     when the CLI is used" is the situation ``dbt_path_required`` whatever needs it -- the
     condition said, a ``when``/``if``/``because`` clause after it only says when it holds.
     A repeated word says nothing new ("not running or not reachable")."""
-    words = _absent_subject(clause, _meaningful(clause, nouns))
+    words = _condition_of(clause, nouns)
     main = _SUBORDINATE.split(clause, maxsplit=1)[0]
     if main != clause:
-        head = _absent_subject(main, _meaningful(main, nouns))
+        head = _condition_of(main, nouns)
         if len(head) >= 2 and condition_word(head) is not None:
             words = head
     return list(dict.fromkeys(words))
+
+
+def _condition_of(clause: str, nouns: frozenset[str]) -> list[str]:
+    words = _failed_action(clause, nouns) or _absent_subject(clause, _meaningful(clause, nouns))
+    return _without_noticing(words)
+
+
+_NOTICED = frozenset(["found", "detected"])
+
+
+def _without_noticing(words: list[str]) -> list[str]:
+    """ "Found X" and "X detected in Y" report that X is there: the verb says how the check
+    noticed, not what is wrong (as "got" does). "Found path with spaces" is
+    ``path_spaces``, "Token-based publishing detected" ``token_based_publishing``. Not
+    with a negation ("X not found", "no X detected": an absence) nor when fewer than two
+    words would be left."""
+    if NEGATIONS & set(words):
+        return words
+    kept = [word for word in words if word not in _NOTICED]
+    return kept if len(kept) >= 2 else words
+
+
+# "Could not fetch", "Failed to fetch", "Unable to fetch", "Cannot fetch": one condition.
+_FAILED_ACTION = re.compile(
+    r"^\W*(?:could\s+not|couldn['’]?t|can\s*not|can['’]t|unable\s+to|failed\s+to|"
+    r"did\s+not|didn['’]?t)\s+"
+    r"([A-Za-z]+)\b",
+    re.IGNORECASE,
+)
+
+
+def _failed_action(clause: str, nouns: frozenset[str]) -> list[str] | None:
+    """A clause that opens with an action that failed names what it acted on, the action,
+    then ``failed``: "Could not fetch price lists", "Failed to fetch price lists" and
+    "Unable to fetch price lists" are all ``price_lists_fetch_failed`` -- subject, then
+    condition, one situation however it is put."""
+    found = _FAILED_ACTION.match(clause)
+    if found is None:
+        return None
+    verb = found.group(1).lower()
+    if verb in STOP_WORDS or verb in nouns:
+        return None  # "could not be parsed": no action named
+    rest = [w for w in _meaningful(clause[found.end() :], nouns) if w != verb]
+    keep = MAX_WORDS - 2  # "Could not fetch {}" is fetch_failed
+    if verb == "find":  # "Could not find X", "Did not find X": X not found
+        return [*rest[:keep], "not", "found", *rest[keep:]]
+    return [*rest[:keep], verb, "failed", *rest[keep:]]
 
 
 def _subject_first(words: list[str]) -> list[str]:
@@ -116,7 +191,7 @@ def situation_words(template: str, nouns: frozenset[str] = GENERIC_ENTITY_NOUNS)
     cause ..."): two messages that open alike and advise differently report one situation.
     A clause within the sentence (after ``:`` or ``;``) still counts -- "Invalid value:
     must be positive" and "Invalid value: must be a number" are two."""
-    text = _PARENTHETICAL.sub(" ", _PLACEHOLDER.sub(" ", _plain_idioms(template)))
+    text = _PARENTHETICAL.sub(" ", _VALUE.sub(" ", _plain_idioms(template)))
     for sentence in _SENTENCE.split(text):
         words = _clause_words(sentence, nouns)
         if len(words) >= 2:
@@ -166,7 +241,7 @@ def _keep_condition(words: list[str]) -> list[str]:
 def extended_words(template: str, nouns: frozenset[str] = GENERIC_ENTITY_NOUNS) -> list[str]:
     """The slug words followed by every other meaningful word: material to disambiguate."""
     words, whose = _slug_and_whose(template, nouns)
-    plain = _PLACEHOLDER.sub(" ", _plain_idioms(template))
+    plain = _VALUE.sub(" ", _plain_idioms(template))
     rest = [w for w in _meaningful(plain, nouns) if w not in words and w not in whose]
     return words + rest
 
@@ -178,11 +253,41 @@ def _plain_idioms(text: str) -> str:
 
 
 def situation_key(words: Iterable[str]) -> frozenset[str]:
-    """What a code names, order and number aside: ``positive_quantity`` and
-    ``quantity_positive_got`` are one situation. Plural ``s`` and filler words are dropped."""
+    """What a code names, order and inflection aside: ``positive_quantity`` and
+    ``quantity_positive_got`` are one situation, and so are ``export_failed`` and
+    ``exporting_failed``. Plural ``s``, a verb's ``-ing`` and filler words are dropped; a
+    condition word keeps its form (``missing`` is not ``missed``) or its one other
+    spelling (``duplicated`` is ``duplicate``)."""
     return frozenset(
-        _singular(w) for part in words for w in part.lower().split("_") if w and w not in STOP_WORDS
+        _stem(w) for part in words for w in part.lower().split("_") if w and w not in STOP_WORDS
     )
+
+
+_INFLECTION = re.compile(r"ing$")
+# Two forms of one condition word.
+_CONDITION_FORMS = {
+    "duplicated": "duplicate",
+    "fails": "failed",
+    "exceeds": "exceeded",
+    "conflicts": "conflict",
+    "unrecognised": "unrecognized",
+}
+
+
+def _stem(word: str) -> str:
+    """One form for a verb and its ``-ing`` noun: ``create``, ``creates`` and ``creating``
+    all read ``creat``, so "Creating the export failed" is "Failed to create the export".
+    Only to compare two situations, never shown. A past tense keeps its form: "Added
+    labels" reports what was done, "Add labels" what to do. A short word keeps its ``e``
+    ("mode" is not "mod", "plane" not "plan"): words that differ stay apart, and a pair
+    that does not meet ("parse", "parsing") only keeps two codes."""
+    if word in CONDITION_WORDS:
+        return _CONDITION_FORMS.get(word, word)
+    singular = _singular(word)
+    stem = _INFLECTION.sub("", singular)
+    if stem != singular:
+        return stem if len(stem) >= 3 else singular
+    return singular[:-1] if len(singular) >= 6 and singular.endswith("e") else singular
 
 
 def _singular(word: str) -> str:
@@ -253,10 +358,17 @@ def assign_codes(
     situation. ``existing`` (constant name -> value, from a ``warning_codes`` module a
     human may have edited) wins: a template whose slug is an existing value, or names the
     same situation (an older slug with a filler word), uses that constant's name.
+    A value minted under older rules is read again as words ("sku_not_valid" is the
+    situation ``sku_invalid``), and a template's words as an older slug spelled them,
+    before any rewrite ("Could not fetch {}" was ``not_fetch``): a rule that rewords a
+    slug never mints a second constant for a situation the module already names.
     """
     existing = dict(existing or {})
     by_value = {value: name for name, value in existing.items()}
-    by_situation = {situation_key([value]): name for name, value in sorted(existing.items())}
+    by_situation: dict[frozenset[str], str] = {}
+    for constant, value in sorted(existing.items(), reverse=True):  # the first one wins
+        by_situation[situation_key(situation_words(value.replace("_", " "), nouns))] = constant
+        by_situation[situation_key([value])] = constant
     values: dict[str, str] = dict(existing)
     used_slugs: dict[str, str] = {}  # slug -> template that owns it
     situations: dict[frozenset[str], str] = {}  # a situation -> its constant name
@@ -268,12 +380,27 @@ def assign_codes(
             slug = _unique_slug(text, used_slugs, nouns)
             used_slugs[slug] = text
             name = (
-                by_value.get(slug) or by_situation.get(situation_key([slug])) or constant_name(slug)
+                by_value.get(slug)
+                or by_situation.get(situation_key([slug]))
+                or by_situation.get(situation)
+                or by_situation.get(situation_key(_plain_words(text, nouns)))
+                or constant_name(slug)
             )
             values.setdefault(name, slug)
             situations[situation] = name
         codes[text] = name
     return codes, values
+
+
+def _plain_words(template: str, nouns: frozenset[str]) -> list[str]:
+    """The meaningful words of the first clause with two, as they are written (no rewrite
+    of a failed action, an absence or an idiom): what an older slug was made of."""
+    text = _PARENTHETICAL.sub(" ", _PLACEHOLDER.sub(" ", template))
+    for clause in _SENTENCE_END.split(text):
+        words = list(dict.fromkeys(_meaningful(clause, nouns)))
+        if len(words) >= 2:
+            return words[:MAX_WORDS]
+    return []
 
 
 def _unique_slug(text: str, used: Mapping[str, str], nouns: frozenset[str]) -> str:

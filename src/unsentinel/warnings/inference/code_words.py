@@ -90,6 +90,8 @@ STOP_WORDS = frozenset(
         # got {}" is the situation "quantity not positive" whatever value came in. (Not
         # "received": "PO {} is fully received" names the situation with it.)
         "got",
+        # "Found file containing tabs": a file with tabs, as "with" says it.
+        "containing",
     ]
 )
 
@@ -122,6 +124,25 @@ IDIOMS = (
     # "DBT_PATH environment variable is required": where the setting lives, not what is
     # wrong with it.
     (re.compile(r"\benvironment variables?\b", re.IGNORECASE), " "),
+    # "is not a valid FQDN" and "invalid FQDN" are one condition: a rephrasing must not
+    # make a second code ("Invalid value {}: not a valid FQDN" says it twice).
+    (
+        re.compile(
+            r"\b(?:(?:is|are|was|were)\s+not|(?:is|are|was|were)n['’]t|not)\s+(?:an?\s+)?valid\b",
+            re.IGNORECASE,
+        ),
+        " invalid ",
+    ),
+    # "Expected depth to be a number, got {}": the situation is "depth not a number".
+    (
+        re.compile(r"\bexpected\s+(?P<subject>[^,.;:]+?)\s+to\s+be\b", re.IGNORECASE),
+        r" \g<subject> not ",
+    ),
+    # "X does not exist" is "X missing".
+    (
+        re.compile(r"\b(?:(?:does|do|did)\s+not|(?:does|do|did)n['’]t)\s+exists?\b", re.IGNORECASE),
+        " missing ",
+    ),
 )
 
 # Words that name *what* a warning is about rather than *what is wrong*, in any domain.
