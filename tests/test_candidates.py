@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from unsentinel.core.config import Config
-from unsentinel.core.defined import defined_function_names
+from unsentinel.core.defined import DefinedNames, defined_function_names
 from unsentinel.core.prefilter import Detector, Prefilter
 from unsentinel.registry import ALL_RULES, DETECTORS, rewrite_source
 from unsentinel.warnings import candidates
@@ -126,6 +126,40 @@ def test_defined_functions_are_read_from_the_bytes_without_missing_one() -> None
         kinds = (ast.FunctionDef, ast.AsyncFunctionDef)
         exact = {node.name for node in ast.walk(tree) if isinstance(node, kinds)}
         assert exact <= defined_function_names(data), path
+        defined = DefinedNames.from_source(data) or DefinedNames()
+        classes = {node.name for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
+        assert classes <= defined.classes, path
+        methods = {
+            item.name
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.ClassDef, *kinds))
+            for item in node.body
+            if isinstance(item, kinds)
+        }
+        assert methods <= defined.methods, path
+
+
+def test_defined_names_by_kind() -> None:
+    data = b"""\
+class Order(Base):
+    async def cancel(self, reason):
+        def undo():
+            pass
+
+
+def first[T](items: list[T]) -> T:
+    return items[0]
+
+
+class Box[T]:
+    pass
+"""
+    defined = DefinedNames.from_source(data)
+    assert defined == DefinedNames(
+        functions=frozenset({"cancel", "undo", "first"}),
+        classes=frozenset({"Order", "Box"}),
+        methods=frozenset({"cancel", "undo"}),
+    )
 
 
 def test_every_detector_names_the_rule_that_points_back_at_it() -> None:
