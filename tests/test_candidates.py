@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from unsentinel.core.config import Config
-from unsentinel.core.defined import DefinedNames, defined_function_names
+from unsentinel.core.defined import DefinedNames
 from unsentinel.core.prefilter import Detector, Prefilter
 from unsentinel.registry import ALL_RULES, DETECTORS, rewrite_source
 from unsentinel.warnings import candidates
@@ -125,8 +125,8 @@ def test_defined_functions_are_read_from_the_bytes_without_missing_one() -> None
             continue
         kinds = (ast.FunctionDef, ast.AsyncFunctionDef)
         exact = {node.name for node in ast.walk(tree) if isinstance(node, kinds)}
-        assert exact <= defined_function_names(data), path
         defined = DefinedNames.from_source(data) or DefinedNames()
+        assert exact <= defined.functions, path
         classes = {node.name for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
         assert classes <= defined.classes, path
         methods = {

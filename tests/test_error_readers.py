@@ -270,7 +270,8 @@ def test_a_reader_the_prefilter_would_stop_still_holds_its_producer(tmp_path: Pa
 # A method of the same name on an object of its own: no caller of ``app.lookup``.
 CALLS_A_METHOD = """
 def warm(cache) -> None:
-    cache.lookup("primary")
+    entry = cache.lookup("primary")
+    print(entry)
 """
 
 

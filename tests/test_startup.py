@@ -87,9 +87,17 @@ def test_check_of_a_file_without_candidates_loads_neither_libcst_nor_rich(
 
 
 def test_a_file_with_a_candidate_does_load_libcst(tmp_path: Path) -> None:
-    """The counterpart: the rules, and LibCST with them, come in when a file needs them."""
-    (tmp_path / "mod.py").write_text('def f(warnings):\n    warnings.append("BLOCK: x")\n')
-    assert "libcst" in _loaded("check", "mod.py", "--no-cache", cwd=tmp_path)
+    """The counterpart: the rules, and LibCST with them, come in when a file needs them --
+    but never ``libcst.matchers`` (half a second of import for every process that parses,
+    the rules ask ``core.syntax.is_name`` instead), nor ``libcst.codemod``."""
+    (tmp_path / "mod.py").write_text(
+        'def f(warnings):\n    warnings.append("BLOCK: x")\n    return {"error": "no"}\n'
+    )
+    for command in ("check", "plan", "diff"):
+        extra = ("--no-cache",) if command == "check" else ()
+        loaded = _loaded(command, "mod.py", *extra, cwd=tmp_path)
+        assert "libcst" in loaded
+        assert "libcst.matchers" not in loaded and "libcst.codemod" not in loaded
 
 
 DETECTION = """

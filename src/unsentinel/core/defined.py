@@ -6,7 +6,7 @@ One it does not define is library code (``Badge(label=w)``, ``logger.info(w)``):
 the contract it had, so a warning passed to it stays what it was there (text).
 
 Read from every file's bytes with a regular expression, parsed or not (see
-:func:`defined_function_names` for why not ``ast``). A ``def`` inside a docstring adds a
+``_DEFINITION`` for why not ``ast``). A ``def`` inside a docstring adds a
 name too: an extra name only makes a callee look like ours, the cautious side.
 """
 
@@ -93,12 +93,6 @@ def may_be_defined(facts: FactBook, name: str) -> bool:
     returns a project warning: what it returns is no place of the flow, whatever project
     function of the same name returns."""
     return not facts.gathered or facts.get(DefinedNames).defines(name)
-
-
-def defined_function_names(data: bytes) -> frozenset[str]:
-    """Names of the functions a module's source defines, at any depth."""
-    defined = DefinedNames.from_source(data)
-    return defined.functions if defined is not None else frozenset()
 
 
 # Names Python resolves to its builtins where a module binds nothing of that name.

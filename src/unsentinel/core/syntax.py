@@ -42,7 +42,7 @@ def result_call(value: cst.BaseExpression) -> cst.BaseExpression:
         isinstance(value, cst.Call)
         and isinstance(value.func, cst.Attribute)
         and value.func.attr.value in _COROUTINE_RUNNERS
-        and (value.func.attr.value != "run" or _is_name(value.func.value, "asyncio"))
+        and (value.func.attr.value != "run" or is_name(value.func.value, "asyncio"))
         and len(value.args) == 1
         and isinstance(value.args[0].value, (cst.Call, cst.Await))
     ):
@@ -50,8 +50,29 @@ def result_call(value: cst.BaseExpression) -> cst.BaseExpression:
     return value
 
 
-def _is_name(node: cst.BaseExpression, name: str) -> bool:
-    return isinstance(node, cst.Name) and node.value == name
+def is_name(node: cst.CSTNode | None, *names: str) -> bool:
+    """Is ``node`` the bare name ``x`` (one of ``names``)? What ``m.matches(node,
+    m.Name("x"))`` answers, without importing ``libcst.matchers`` (half a second of every
+    process that reaches LibCST, for a few such questions)."""
+    return isinstance(node, cst.Name) and node.value in names
+
+
+def nodes_under(node: cst.CSTNode, kind: type[T]) -> list[T]:
+    """Every node of ``kind`` in ``node``'s subtree, ``node`` included, in source order
+    (what ``m.findall(node, m.Kind())`` finds)."""
+    found: list[T] = []
+    todo = [node]
+    while todo:
+        current = todo.pop()
+        if isinstance(current, kind):
+            found.append(current)
+        todo.extend(reversed(current.children))
+    return found
+
+
+def is_none_test(target: cst.ComparisonTarget) -> bool:
+    """``is None`` / ``is not None``, the comparison's right side."""
+    return isinstance(target.operator, (cst.Is, cst.IsNot)) and is_name(target.comparator, "None")
 
 
 def dotted(expr: cst.BaseExpression) -> str | None:

@@ -15,9 +15,8 @@ from collections.abc import Callable
 from enum import Enum
 
 import libcst as cst
-import libcst.matchers as m
 
-from unsentinel.core.syntax import string_key
+from unsentinel.core.syntax import is_name, string_key
 from unsentinel.errors import build
 from unsentinel.errors.envelope_reads import envelope_checks
 from unsentinel.errors.shapes import call_name, is_error_string
@@ -54,7 +53,7 @@ def assertion_evidence(
         return Evidence.FALSE
     if name in _EQUALITY and len(values) == 2:
         other = values[1] if values[0] is read else values[0]
-        if m.matches(other, m.Name("False")):
+        if is_name(other, "False"):
             return Evidence.FALSE
         if is_error_string(other):
             return Evidence.ERROR

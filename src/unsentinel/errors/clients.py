@@ -21,10 +21,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import libcst as cst
-import libcst.matchers as m
 
 from unsentinel.core.model import Action, Kind
-from unsentinel.core.syntax import NodeIndex, result_call
+from unsentinel.core.syntax import NodeIndex, is_name, result_call
 from unsentinel.errors import build
 from unsentinel.errors.aliases import Aliases, aliases_of
 from unsentinel.errors.key_places import DETAIL_CONTAINERS, DISCRIMINATORS, MESSAGE_KEYS
@@ -206,10 +205,10 @@ class ClientFinder:
             target = parent.comparisons[0]
             other = target.comparator if parent.left is node else parent.left
             operator = target.operator
-            if m.matches(other, m.Name("False") | m.Name("True")) and isinstance(
+            if is_name(other, "False", "True") and isinstance(
                 operator, (cst.Is, cst.Equal, cst.IsNot, cst.NotEqual)
             ):
-                truth = m.matches(other, m.Name("True"))
+                truth = is_name(other, "True")
                 negated = isinstance(operator, (cst.IsNot, cst.NotEqual))
                 failed = (not truth) != negated
                 node, polarity = parent, failed if read.key in DISCRIMINATORS else None

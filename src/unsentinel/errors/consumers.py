@@ -18,10 +18,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import libcst as cst
-import libcst.matchers as m
 
 from unsentinel.core.model import Action, Kind
-from unsentinel.core.syntax import LocalBindings, NodeIndex
+from unsentinel.core.syntax import LocalBindings, NodeIndex, is_name
 from unsentinel.errors.case_assertions import (
     assert_failed,
     asserted_checks,
@@ -121,9 +120,7 @@ class ConsumerFinder:
         if isinstance(parent, cst.Comparison) and len(parent.comparisons) == 1:
             target = parent.comparisons[0]
             other = target.comparator if parent.left is node else parent.left
-            if isinstance(target.operator, (cst.Is, cst.Equal)) and m.matches(
-                other, m.Name("False")
-            ):
+            if isinstance(target.operator, (cst.Is, cst.Equal)) and is_name(other, "False"):
                 return "false"
             if is_error_string(other) and isinstance(target.operator, cst.Equal):
                 return "error"

@@ -27,9 +27,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import libcst as cst
-import libcst.matchers as m
 
-from unsentinel.core.syntax import NodeIndex, result_call
+from unsentinel.core.syntax import NodeIndex, is_name, is_none_test, result_call
 from unsentinel.errors.aliases import aliases_of
 from unsentinel.errors.candidates import CHECKED_KEYS, ERROR_NAMED, READ_KEYS
 from unsentinel.errors.readers import keyed_read
@@ -219,10 +218,11 @@ def _root(node: cst.BaseExpression) -> str | None:
             current = current.args[0].value
         elif isinstance(current, cst.Call) and isinstance(current.func, cst.Name):
             current = current.func  # a received callable called: ``call_next(ctx)``
-        elif isinstance(current, cst.Call) and m.matches(
-            current.func, m.Attribute(attr=m.Name("get"))
+        elif (
+            isinstance(current, cst.Call)
+            and isinstance(current.func, cst.Attribute)
+            and is_name(current.func.attr, "get")
         ):
-            assert isinstance(current.func, cst.Attribute)
             current = current.func.value
         else:
             return None
@@ -269,9 +269,8 @@ def _truth_tested(node: cst.CSTNode, parent: Parent) -> bool:
     if isinstance(above, cst.ComparisonTarget):
         above = parent(above)
     if isinstance(above, cst.Comparison) and len(above.comparisons) == 1:
-        none_test = m.ComparisonTarget(operator=m.Is() | m.IsNot(), comparator=m.Name("None"))
-        return above.left is node and m.matches(above.comparisons[0], none_test)
+        return above.left is node and is_none_test(above.comparisons[0])
     if isinstance(above, cst.Arg):
         call = parent(above)
-        return isinstance(call, cst.Call) and m.matches(call.func, m.Name("bool"))
+        return isinstance(call, cst.Call) and is_name(call.func, "bool")
     return False

@@ -11,9 +11,9 @@ import re
 from collections.abc import Callable
 
 import libcst as cst
-import libcst.matchers as m
 
 from unsentinel.core.layout import expression_code
+from unsentinel.core.syntax import is_name
 from unsentinel.errors.key_places import DETAIL_CONTAINERS, DISCRIMINATORS, MESSAGE_KEYS
 from unsentinel.errors.shapes import (
     COLLECTIONS,
@@ -45,7 +45,7 @@ def suspicious(node: cst.Dict, shape: Shape | None) -> bool:
     status = values.get("status")
     if status is not None and (is_error_string(status) or _mentions_error(status)):
         return True
-    return any(m.matches(values.get(k, cst.Name("x")), m.Name("False")) for k in DISCRIMINATORS)
+    return any(is_name(values.get(k), "False") for k in DISCRIMINATORS)
 
 
 def reason(node: cst.Dict, parent: Parent) -> str:
@@ -65,7 +65,7 @@ def reason(node: cst.Dict, parent: Parent) -> str:
     if values and all(isinstance(v, cst.Integer) for v in values.values()):
         return "counters: every value is a number"
     names = [v for v in values.values() if isinstance(v, cst.Name)]
-    flags = [v for v in names if m.matches(v, m.Name("False") | m.Name("True") | m.Name("None"))]
+    flags = [v for v in names if is_name(v, "False", "True", "None")]
     if len(values) > 1 and len(names) == len(values) and not flags:
         return "name-keyed table: every value is a name (a routing or dispatch table)"
     beside = sorted(SEVERITY_KEYS & set(values))
@@ -117,7 +117,7 @@ def _already_migrated(values: dict[str, cst.BaseExpression]) -> bool:
     error = values.get("error")
     return (
         flag is not None
-        and m.matches(flag, m.Name("False"))
+        and is_name(flag, "False")
         and len(values) == 2
         and error is not None
         and _structured_already(error)

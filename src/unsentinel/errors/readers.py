@@ -14,9 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import libcst as cst
-import libcst.matchers as m
 
-from unsentinel.core.syntax import NodeIndex, result_call, string_value
+from unsentinel.core.syntax import NodeIndex, is_name, is_none_test, result_call, string_value
 from unsentinel.errors.aliases import Aliases, aliases_of
 from unsentinel.errors.key_places import (
     DETAIL_CONTAINERS,
@@ -126,7 +125,7 @@ def _shows_success(
     others = [n for n in around if n is not node and n is not call]
     if key == "status":
         return any(isinstance(n, cst.SimpleString) and string_value(n) != "error" for n in others)
-    return any(m.matches(n, m.Name("True")) for n in others)
+    return any(is_name(n, "True") for n in others)
 
 
 def _equals_error(node: cst.CSTNode, parent: Callable[[cst.CSTNode], cst.CSTNode | None]) -> bool:
@@ -309,8 +308,11 @@ def _truth_tested(node: cst.CSTNode, parent: Callable[[cst.CSTNode], cst.CSTNode
     if isinstance(above, cst.UnaryOperation):
         return isinstance(above.operator, cst.Not)
     if isinstance(above, cst.Comparison) and above.left is node:
-        none_test = m.ComparisonTarget(operator=m.Is() | m.IsNot(), comparator=m.Name("None"))
-        return m.matches(above, m.Comparison(comparisons=[none_test]))
+        return (
+            isinstance(above, cst.Comparison)
+            and len(above.comparisons) == 1
+            and is_none_test(above.comparisons[0])
+        )
     if isinstance(above, cst.Arg):
         call = parent(above)
         if not isinstance(call, cst.Call):
@@ -366,5 +368,5 @@ def _checks_failure(key: str, around: list[cst.CSTNode]) -> bool:
         asserts_false = any(
             isinstance(n, cst.Call) and call_name(n) == "assertFalse" for n in around
         )
-        return asserts_false or any(m.matches(n, m.Name("False")) for n in around)
+        return asserts_false or any(is_name(n, "False") for n in around)
     return False

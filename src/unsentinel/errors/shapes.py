@@ -16,9 +16,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 import libcst as cst
-import libcst.matchers as m
 
-from unsentinel.core.syntax import string_value
+from unsentinel.core.syntax import is_name, string_value
 from unsentinel.errors.key_places import DISCRIMINATORS, MESSAGE_KEYS
 
 if TYPE_CHECKING:
@@ -100,7 +99,7 @@ def elements_by_key(node: cst.Dict) -> dict[str, cst.BaseExpression] | None:
 
 
 def is_false(node: cst.BaseExpression) -> bool:
-    return m.matches(node, m.Name("False"))
+    return is_name(node, "False")
 
 
 def is_error_string(node: cst.BaseExpression) -> bool:
@@ -114,9 +113,7 @@ def is_stringish(node: cst.BaseExpression) -> bool:
     if isinstance(node, cst.SimpleString):
         return isinstance(string_value(node), str)
     if isinstance(node, cst.Call):
-        return (
-            m.matches(node.func, m.Name("str") | m.Name("repr")) or call_name(node) in TRANSLATORS
-        )
+        return is_name(node.func, "str", "repr") or call_name(node) in TRANSLATORS
     if isinstance(node, cst.BinaryOperation):
         return isinstance(node.operator, (cst.Modulo, cst.Add)) and is_stringish(node.left)
     if isinstance(node, cst.IfExp):  # ``str(exc.args[0]) if exc.args else str(exc)``
@@ -142,7 +139,7 @@ def classify(node: cst.Dict) -> Shape | None:
     discriminator = next((k for k in DISCRIMINATORS if k in values), None)
     if discriminator is not None:
         flag = values[discriminator]
-        if m.matches(flag, m.Name("True")):
+        if is_name(flag, "True"):
             # success True with a "message" is an ordinary success response; only an
             # "error" key inside it is worth a report.
             if message_key != "error":
@@ -279,9 +276,9 @@ def _through_variable(
         returned = _returned_value(statement)
         if returned is None:
             continue
-        if m.matches(returned, m.Name(name)):
+        if is_name(returned, name):
             return Flow(status, tuple(via))
-        if isinstance(returned, cst.Tuple) and m.matches(returned.elements[0].value, m.Name(name)):
+        if isinstance(returned, cst.Tuple) and is_name(returned.elements[0].value, name):
             second = returned.elements[1].value if len(returned.elements) > 1 else None
             return Flow((status_value(second) if second else None) or status, tuple(via))
         return None

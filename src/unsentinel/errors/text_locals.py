@@ -13,12 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import libcst as cst
-import libcst.matchers as m
 
-from unsentinel.core.syntax import Assignment, LocalBindings, bound_names
+from unsentinel.core.syntax import Assignment, LocalBindings, bound_names, is_name, nodes_under
 from unsentinel.errors.shapes import TRANSLATORS, call_name
-
-_TEXT_CALLS = m.Name("str") | m.Name("repr")
 
 
 def is_text(node: cst.BaseExpression) -> bool:
@@ -37,7 +34,7 @@ def is_text(node: cst.BaseExpression) -> bool:
 
 
 def _is_text_call(call: cst.Call) -> bool:
-    if m.matches(call.func, _TEXT_CALLS) or call_name(call) in TRANSLATORS:
+    if is_name(call.func, "str", "repr") or call_name(call) in TRANSLATORS:
         return True
     # "...".format(...), ", ".join(...): a method of a string literal returns a string
     func = call.func
@@ -121,14 +118,14 @@ def text_bound_before(
     above: list[cst.CSTNode] = list(block.body)
     for statement in reversed(above[: above.index(line)]):
         if not isinstance(statement, cst.SimpleStatementLine):
-            if m.findall(statement, m.Name(name.value)):
+            if _mentions(statement, name.value):
                 return None  # a branch or loop that names it may have rebound it
             continue
         for small in reversed(statement.body):
             bound = _bound_value(small, name.value)
             if bound is not None:
                 return bound if is_text(bound) else None
-            if m.findall(small, m.NamedExpr(target=m.Name(name.value))):
+            if any(is_name(w.target, name.value) for w in nodes_under(small, cst.NamedExpr)):
                 return None
     return None
 
@@ -138,12 +135,17 @@ def _bound_value(small: cst.BaseSmallStatement, name: str) -> cst.BaseExpression
     whose value is unknown), or None when it does not bind ``name``."""
     unknown = cst.Name("None")
     if isinstance(small, cst.Assign):
-        if any(m.matches(t.target, m.Name(name)) for t in small.targets):
+        if any(is_name(t.target, name) for t in small.targets):
             return small.value
-        if any(m.findall(t.target, m.Name(name)) for t in small.targets):
+        if any(_mentions(t.target, name) for t in small.targets):
             return unknown  # unpacked
-    if isinstance(small, (cst.AnnAssign, cst.AugAssign)) and m.matches(small.target, m.Name(name)):
+    if isinstance(small, (cst.AnnAssign, cst.AugAssign)) and is_name(small.target, name):
         return small.value if isinstance(small, cst.AnnAssign) and small.value else unknown
-    if isinstance(small, (cst.Global, cst.Nonlocal, cst.Del)) and m.findall(small, m.Name(name)):
+    if isinstance(small, (cst.Global, cst.Nonlocal, cst.Del)) and _mentions(small, name):
         return unknown
     return None
+
+
+def _mentions(node: cst.CSTNode, name: str) -> bool:
+    """Does ``name`` occur in ``node`` as a bare name (read, bound or declared)?"""
+    return any(each.value == name for each in nodes_under(node, cst.Name))

@@ -13,10 +13,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
-import libcst.matchers as m
 
 from unsentinel.core.rule import RuleContext
-from unsentinel.core.syntax import LocalBindings, NodeIndex
+from unsentinel.core.syntax import LocalBindings, NodeIndex, is_name, nodes_under
 
 ContainerOf = Callable[[cst.BaseExpression, "FunctionFacts", cst.CSTNode], "str | None"]
 """The input field path an iterable denotes at a loop (None: not an input list)."""
@@ -160,7 +159,7 @@ def _bind_loop_target(
     facts: FunctionFacts, target: cst.BaseExpression, iterable: cst.BaseExpression
 ) -> None:
     """A loop's names hold elements of what it walks; ``enumerate``'s index holds none."""
-    if m.matches(iterable, m.Call(func=m.Name("enumerate"))) and isinstance(target, cst.Tuple):
+    if _calls(iterable, "enumerate") and isinstance(target, cst.Tuple):
         assert isinstance(iterable, cst.Call)
         first, *rest = target.elements
         for name in _names_in(first.value):
@@ -179,7 +178,7 @@ def _bind_loop_target(
 
 
 def _names_in(target: cst.BaseExpression) -> list[str]:
-    return [n.value for n in m.findall(target, m.Name()) if isinstance(n, cst.Name)]
+    return [n.value for n in nodes_under(target, cst.Name)]
 
 
 def gathered_pairs(
@@ -224,7 +223,7 @@ def _record_loop(
     target: cst.BaseExpression = loop_target
     index_name: str | None = None
     start = 0
-    if m.matches(iterable, m.Call(func=m.Name("enumerate"))):
+    if _calls(iterable, "enumerate"):
         assert isinstance(iterable, cst.Call)
         args = iterable.args
         if not args:
@@ -250,7 +249,12 @@ def _record_loop(
 def _item_names(target: cst.BaseExpression, iterable: cst.BaseExpression) -> list[str] | None:
     """``for key, value in entrypoints.items()``: both names stand for one entry of the
     input mapping (neither is an index a path could use). None for any other target."""
-    is_items = m.matches(iterable, m.Call(func=m.Attribute(attr=m.Name("items")), args=[]))
+    is_items = (
+        isinstance(iterable, cst.Call)
+        and isinstance(iterable.func, cst.Attribute)
+        and iterable.func.attr.value == "items"
+        and not iterable.args
+    )
     if not (is_items and isinstance(target, cst.Tuple) and len(target.elements) == 2):
         return None
     names = [e.value.value for e in target.elements if isinstance(e.value, cst.Name)]
@@ -265,3 +269,8 @@ def _enumerate_start(args: Sequence[cst.Arg]) -> int:
         if is_start and isinstance(arg.value, cst.Integer):
             return int(arg.value.evaluated_value)  # 0x1, 0o1 and 1_0 too
     return 0
+
+
+def _calls(node: cst.BaseExpression, function: str) -> bool:
+    """``enumerate(...)``: a call of the bare name ``function``."""
+    return isinstance(node, cst.Call) and is_name(node.func, function)

@@ -12,10 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import libcst as cst
-import libcst.matchers as m
 
 from unsentinel.core.rule import RuleContext
-from unsentinel.core.syntax import NodeIndex, annotation_name, last_name
+from unsentinel.core.syntax import NodeIndex, annotation_name, last_name, nodes_under
 from unsentinel.warnings.facts import WarningFacts
 from unsentinel.warnings.function_facts import Binding, FunctionFacts, Loop
 from unsentinel.warnings.inference.derived import derivation_sources, element_sources
@@ -368,7 +367,7 @@ def _local_from_outside(name: str, facts: FunctionFacts, seen: frozenset[str]) -
 
 def _names_an_input(expr: cst.BaseExpression, facts: FunctionFacts) -> bool:
     """Does ``expr`` read a parameter that is an input or a container of inputs?"""
-    names = [node.value for node in m.findall(expr, m.Name()) if isinstance(node, cst.Name)]
+    names = [node.value for node in nodes_under(expr, cst.Name)]
     return any(name in facts.inputs or name in facts.containers for name in names)
 
 
