@@ -333,10 +333,10 @@ def test_positions_are_resolved_once_per_parsed_file(
     real = StatementPositions._positions_in
 
     def counting(
-        self: StatementPositions, statement: libcst.CSTNode
+        self: StatementPositions, statement: libcst.CSTNode, top: libcst.CSTNode
     ) -> Mapping[libcst.CSTNode, CodeRange]:
         by_statement[_digest(self.module.code), self.module.code_for_node(statement)] += 1
-        return real(self, statement)
+        return real(self, statement, top)
 
     monkeypatch.setattr(StatementPositions, "_positions_in", counting)
     (project / "blocked.py").write_text(BLOCKED_IN_GATHER, encoding="utf-8")
@@ -401,10 +401,42 @@ ODD_LAYOUTS = {
     "no trailing newline": "# a comment\nx = (\n  1,\n)\ny = 2",
     "header, footer and tabs": "#!/usr/bin/env python\n\nif x:\n\tpass  # why\n\n# the end\n",
     "one line": "warnings.append('BLOCK: x'); y = 1\n",
+    # nested statements: each node's range from its innermost statement alone
+    "nested blocks": (
+        "class A:\n"
+        "  '''doc\n  more'''\n"
+        "  @dec(\n      1)\n"
+        "  # a comment\n"
+        "  def f(self, x=(1,\n      2)):\n"
+        "  \tif x:  # tab\n"
+        "  \t\ty = 1; z = [\n3]\n"
+        "  \telif x > \\\n  1:\n"
+        "  \t\tpass\n"
+        "  \telse:\n"
+        "  \t\t# inside\n"
+        '  \t\treturn """a\nb"""\n'
+        "  async def g(self):\n"
+        "      try:\n          pass\n      except (A,\n B) as e:\n          raise\n"
+        "      finally:\n          x = 2\n"
+        "      while True:\n          break\n      else:\n          pass\n"
+        "      async with a as b, c:\n          class B: pass\n"
+        "x = 1\n"
+    ),
+    "match": (
+        "def f(p):\n"
+        "    match p:\n"
+        "      case {'k': [1, *rest]} if rest:\n"
+        "            return rest\n"
+        "      case _:\n"
+        "            # none\n"
+        "            return None\n"
+    ),
 }
 
 
-@pytest.mark.parametrize("name", ["argparse.py", "dataclasses.py", "tokenize.py", *ODD_LAYOUTS])
+@pytest.mark.parametrize(
+    "name", ["argparse.py", "dataclasses.py", "tokenize.py", "inspect.py", *ODD_LAYOUTS]
+)
 def test_positions_one_statement_at_a_time_are_the_whole_modules(name: str) -> None:
     """Every node's range from :class:`~unsentinel.core.tree.TreeMemo` (one top-level
     statement at a time) is the one LibCST's provider gives over the whole module."""
@@ -428,6 +460,15 @@ def test_positions_one_statement_at_a_time_are_the_whole_modules(name: str) -> N
         return node in module.body
 
     inside = [node for node in theirs if in_body(node)]
+
+    # the deepest node first: a node's innermost statement is computed alone, from its first
+    # line and indentation, before an outer statement's question covers it
+    def depth(node: libcst.CSTNode) -> int:
+        return 0 if node not in parents else 1 + depth(parents[node])
+
+    fresh = TreeMemo()
+    deepest_first = sorted(inside, key=depth, reverse=True)
+    assert {fresh.position(module, node) == theirs[node] for node in deepest_first} == {True}
     assert {memo.position(module, node) == theirs[node] for node in inside} == {True}
     # and the module itself, its header and footer, from the whole module's positions
     assert {memo.position(module, node) == theirs[node] for node in theirs} == {True}

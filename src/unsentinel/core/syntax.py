@@ -268,10 +268,12 @@ class LocalBindings:
         """A statement's place in the file: the parent map is in source order. Counted once
         per file, and only where a function mixes statement kinds."""
         if self._order is None:
+            # ``type(...) in`` a set, not ``isinstance``: LibCST's node classes are ABCs, and
+            # an ``isinstance`` through ``ABCMeta`` for every node of the file was most of
+            # this step's time (the three kinds have no subclasses).
+            kinds = frozenset(_ASSIGNMENT_KINDS)
             self._order = {
-                each: place
-                for place, each in enumerate(self.index.parents)
-                if isinstance(each, _ASSIGNMENT_KINDS)
+                each: place for place, each in enumerate(self.index.parents) if type(each) in kinds
             }
         return self._order[node]
 

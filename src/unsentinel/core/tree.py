@@ -5,7 +5,7 @@ every node for its children (a second, partial walk each time). Reading the data
 fields directly gives the same map about six times faster, and the parent map is built
 for every parsed file, so this is on the hot path.
 
-Positions are LibCST's ``PositionProvider``'s, computed one top-level statement at a time
+Positions are LibCST's ``PositionProvider``'s, computed one statement at a time
 (:class:`StatementPositions`): a file asks for the lines of a few sites, and the provider
 generates the whole module's code with a position record around every node, several times
 the cost of plain code generation (1.6 s against 0.18 s for a 10,000-line module).
@@ -86,23 +86,30 @@ class TreeMemo:
         return self._positions.of(node, self.parents(module))
 
 
-class StatementPositions:
-    """LibCST's syntactic positions of one module, computed a top-level statement at a time.
+_BODIES = (cst.Module, cst.IndentedBlock)  # what holds statements a line each
 
-    A top-level statement's code starts a line (column 0, no indentation), and the
-    provider's record of each node depends only on the tokens from there: run on the
-    statement alone from its first line, it gives every node inside the range it gives in
-    the whole module. The first lines come from plain code generation (no position
-    records) of the statements before it, as far as a question needs: a test module that
-    is one class pays for its imports, not for the class twice. A node outside the body
-    (the module, its header and footer comments) takes the whole module's positions.
+
+class StatementPositions:
+    """LibCST's syntactic positions of one module, computed a statement at a time.
+
+    A statement's code starts a line, after the indentation of the blocks around it, and
+    the provider's record of each node depends only on the tokens from there: run on the
+    innermost statement holding a node, from that statement's first line and with the
+    blocks' indentation, it gives every node inside the range it gives in the whole
+    module. The first lines and the indentation come from plain code generation (no
+    position records, a quarter of the cost) of the top-level statements, as far as a
+    question needs: a test module that is one class pays for its imports, not for the
+    class twice, and a node deep in a 10,000-line class costs the class's plain code and
+    its own statement's records, not the records of the whole class. A node outside the
+    body (the module, its header and footer comments) takes the whole module's positions.
     """
 
     def __init__(self, module: cst.Module) -> None:
         self.module = module
         self.known: dict[cst.CSTNode, CodeRange] = {}
         self._body = set(module.body)
-        self._lines: dict[cst.CSTNode, int] = {}
+        # each statement's first line and the indentation its code starts with
+        self._starts: dict[cst.CSTNode, tuple[int, tuple[str, ...]]] = {}
         self._reader = self._read_lines()
         self.statements = 0  # statements whose positions were computed (tests count them)
 
@@ -110,41 +117,57 @@ class StatementPositions:
         found = self.known.get(node)
         if found is not None:
             return found
-        top = self._statement_of(node, parents)
-        if top is None:
+        path = self._statements_around(node, parents)
+        if not path:
             wrapper = cst.MetadataWrapper(self.module, unsafe_skip_copy=True)
             self.known.update(syntactic_positions(wrapper))
         else:
-            self.known.update(self._positions_in(top))
+            self.known.update(self._positions_in(path[-1], path[0]))
         return self.known[node]
 
-    def _statement_of(
+    def _statements_around(
         self, node: cst.CSTNode, parents: Mapping[cst.CSTNode, cst.CSTNode]
-    ) -> cst.CSTNode | None:
-        """The top-level statement holding ``node`` (None: outside the module's body)."""
-        current, parent = node, parents.get(node)
-        while parent is not None and parent is not self.module:
-            current, parent = parent, parents.get(parent)
-        return current if parent is self.module and current in self._body else None
+    ) -> list[cst.CSTNode]:
+        """The statements holding ``node`` (itself, if it is one), the top-level one first;
+        empty where ``node`` is outside the module's body. Only a statement of a body: an
+        ``elif`` is an ``If`` whose code its parent ``If`` generates (alone, it would be
+        generated as an ``if``)."""
+        path: list[cst.CSTNode] = []
+        current: cst.CSTNode | None = node
+        while current is not None and current is not self.module:
+            above = parents.get(current)
+            if isinstance(current, cst.BaseStatement) and isinstance(above, _BODIES):
+                path.append(current)
+            current = above
+        if current is None or not path or path[-1] not in self._body:
+            return []
+        path.reverse()
+        return path
 
-    def _positions_in(self, statement: cst.CSTNode) -> Mapping[cst.CSTNode, CodeRange]:
+    def _positions_in(
+        self, statement: cst.CSTNode, top: cst.CSTNode
+    ) -> Mapping[cst.CSTNode, CodeRange]:
+        line, indent = self._start_of(statement, top)
         provider = PositionProvider()
         state = PositionProvidingCodegenState(
             default_indent=self.module.default_indent,
             default_newline=self.module.default_newline,
             provider=provider,
-            line=self._first_line(statement),
+            line=line,
         )
+        state.indent_tokens = list(indent)
         statement._codegen(state)
         self.statements += 1
         return cast("Mapping[cst.CSTNode, CodeRange]", provider._computed)
 
-    def _first_line(self, statement: cst.CSTNode) -> int:
-        """Where ``statement``'s code starts: the statements before it are generated (plain
-        code, no records) only as far as it, once for all the module's questions."""
-        while statement not in self._lines:
+    def _start_of(self, statement: cst.CSTNode, top: cst.CSTNode) -> tuple[int, tuple[str, ...]]:
+        """Where ``statement``'s code starts, and its indentation: the top-level statements
+        up to ``top`` are generated (plain code, no records) once for all the questions."""
+        while top not in self._starts:
             next(self._reader)
-        return self._lines[statement]
+        if statement not in self._starts:
+            self._read_nested(top)
+        return self._starts[statement]
 
     def _read_lines(self) -> Iterator[None]:
         module = self.module
@@ -153,11 +176,37 @@ class StatementPositions:
             line._codegen(state)
         first = 1 + _newlines(state.tokens)
         for statement in module.body:
-            self._lines[statement] = first
+            self._starts[statement] = (first, ())
             yield
             state.tokens.clear()  # only this statement's line breaks are counted
             statement._codegen(state)
             first += _newlines(state.tokens)
+
+    def _read_nested(self, top: cst.CSTNode) -> None:
+        """Every statement inside ``top``: its first line and indentation, read off one plain
+        generation of ``top``'s code."""
+        first, _ = self._starts[top]
+        state = _StatementStarts(self.module.default_indent, self.module.default_newline, first)
+        top._codegen(state)
+        self._starts.update(state.starts)
+
+
+class _StatementStarts(CodegenState):
+    """Plain code generation that notes where each statement's code starts (its line, and
+    the indentation then in force), counting line breaks as the position provider does."""
+
+    def __init__(self, default_indent: str, default_newline: str, line: int) -> None:
+        super().__init__(default_indent, default_newline)
+        self.starts: dict[cst.CSTNode, tuple[int, tuple[str, ...]]] = {}
+        self._line = line
+        self._counted = 0  # tokens whose line breaks are in ``_line``
+
+    def before_codegen(self, node: cst.CSTNode) -> None:
+        if isinstance(node, cst.BaseStatement):
+            tokens = self.tokens
+            self._line += _newlines(tokens[self._counted :])
+            self._counted = len(tokens)
+            self.starts[node] = (self._line, tuple(self.indent_tokens))
 
 
 def _newlines(tokens: list[str]) -> int:
