@@ -17,7 +17,9 @@ The rule collects three ordered candidate lists for a warning site and this modu
    what is wrong (``carrier == "freight"`` before "freight pickups need ..." still counts).
 
 Then, with no input at all, a field of a non-input object (``settings.dbt_token``) that
-the condition tests and the message names ("DBT_TOKEN is required").
+the condition tests and the message names ("DBT_TOKEN is required"); where the condition
+reads a value the object computes (``settings.resolved_url``), the field of its model the
+message names ("SHOP_URL must use https").
 
 None of them means the warning is about state (``"order is already DONE"``): ``None``.
 Several candidates of one kind tie; the one whose name the message says in part wins
@@ -62,6 +64,7 @@ def infer_field_path(
     direct: Sequence[str] | None = None,
     through_element: Sequence[str] = (),
     situated: Sequence[str] = (),
+    settings_fields: Sequence[str] = (),
 ) -> Inferred:
     """``absent``: the optional input whose ``is None`` test guards the warning; ``text``:
     the message's literal text, whose words break a tie between several candidates;
@@ -76,7 +79,10 @@ def infer_field_path(
     of what a call made from them (``value`` of ``for key, value in (fields or
     {}).items()``), which never confirm a name the message says; ``situated``: the
     interpolated inputs shown where a preposition of place says where the warning arose
-    (:func:`situates`), once per such placeholder."""
+    (:func:`situates`), once per such placeholder; ``settings_fields``: the fields of the
+    model type of a non-input object the condition reads (``settings: AppSettings``), for
+    a message that names one of them where the condition reads another
+    (:func:`_named_setting`)."""
     if severity == Severity.INFO:
         if absent is not None:
             return Inferred.low(absent, f"guard: the optional input {absent!r} was left out")
@@ -96,7 +102,7 @@ def infer_field_path(
         through_element,
     )
     if picked.value is None:
-        picked = _named_setting(text, tested) or _situating(context) or picked
+        picked = _named_setting(text, tested, settings_fields) or _situating(context) or picked
     if spelled is not None and not _refines(picked.value, spelled):
         return Inferred.low(spelled, f"spelled: the message writes out the path {spelled!r}")
     return _maybe_low(picked, unindexed_loop)
@@ -174,16 +180,27 @@ def spelled_path(
     return f"{name}[{index}]{rest}"
 
 
-def _named_setting(text: str, tested: Sequence[str]) -> Inferred | None:
+def _named_setting(
+    text: str, tested: Sequence[str], settings_fields: Sequence[str] = ()
+) -> Inferred | None:
     """A field of an object that is no input (``settings``, ``config``), which the condition
     tests and the message names in any case: under ``if not settings.dbt_token:``,
     "DBT_TOKEN is required" is about ``dbt_token``. Only a name with an underscore counts
-    (``name``, ``path`` are said in passing), and only one; low, like every name-match."""
+    (``name``, ``path`` are said in passing), and only one; low, like every name-match.
+
+    Where the condition reads a value the object computes from a field (a property,
+    ``settings.resolved_url``) and the message names that field ("SERVICE_URL must use
+    https"), the one field of the object's model the message names is what the user
+    sets: ``service_url``."""
     said = {word.lower() for word in _IDENTIFIERS.findall(text) if "_" in word}
     named = [leaf for leaf in _unique(tested) if "_" in leaf and leaf.lower() in said]
+    how = "the condition tests it"
+    if not named:
+        named = [leaf for leaf in _unique(settings_fields) if "_" in leaf and leaf.lower() in said]
+        how = "the condition reads a value of its object"
     if len(named) != 1:
         return None
-    reason = f"named and guarding: the message names {named[0]!r}, the condition tests it"
+    reason = f"named and guarding: the message names {named[0]!r}, {how}"
     return Inferred.low(named[0], f"{reason} (a field of a non-input object)")
 
 

@@ -1,0 +1,45 @@
+"""Field paths into settings models and checked documents (issue 13), on hand-written code.
+
+A message that names a setting by its environment name ("SHOP_URL") is about that field
+of the settings model, even where the condition reads a value the model computes from it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from projects import planned_field_paths
+
+SETTINGS = """
+from pydantic_settings import BaseSettings
+
+
+class ShopSettings(BaseSettings):
+    shop_url: str | None = None
+    shop_region: str | None = None
+    retry_limit: int = 3
+
+    @property
+    def resolved_url(self) -> str:
+        return (self.shop_url or "").rstrip("/")
+
+
+def check_settings(settings: ShopSettings) -> list[str]:
+    warnings = []
+    if settings.resolved_url.startswith("http:"):
+        warnings.append("Plain: SHOP_URL must use https.")
+    if not settings.resolved_url:
+        warnings.append("Either: SHOP_URL or SHOP_REGION must be given.")
+    if settings.resolved_url.endswith(".test"):
+        warnings.append("Unnamed: the shop address points at a test host.")
+    return warnings
+"""
+
+
+def test_a_message_naming_a_setting_the_condition_reads_through_a_property(
+    tmp_path: Path,
+) -> None:
+    found = planned_field_paths(tmp_path, SETTINGS)
+    assert found["Plain:"] == "shop_url"
+    assert found["Either:"] is None  # two settings named: neither is the one
+    assert found["Unnamed:"] is None  # no setting named: nothing to say
