@@ -43,3 +43,29 @@ def test_a_message_naming_a_setting_the_condition_reads_through_a_property(
     assert found["Plain:"] == "shop_url"
     assert found["Either:"] is None  # two settings named: neither is the one
     assert found["Unnamed:"] is None  # no setting named: nothing to say
+
+
+CHAINS = """
+def route_notes(kind, parcel):
+    warnings = []
+    if parcel.weight > 30:
+        if kind == "air":
+            warnings.append("Air: heavy parcels fly as cargo.")
+        elif kind == "sea":
+            warnings.append("Sea: heavy parcels need a pallet.")
+        else:
+            warnings.append("Road: heavy parcels need a lift.")
+    if kind == "air":
+        warnings.append("Fly: air is checked.")
+    elif kind == "sea":
+        warnings.append("Sail: sea is checked.")
+    return warnings
+"""
+
+
+def test_an_elif_chain_that_appends_in_every_arm_only_picks_the_words(tmp_path: Path) -> None:
+    """Every arm, the final ``else`` too, appends: a warning is made whatever ``kind`` is,
+    and the case only chose the diagnosis. The test that decides is the one outside."""
+    found = planned_field_paths(tmp_path, CHAINS)
+    assert found["Air:"] == found["Sea:"] == found["Road:"] == "parcel.weight"
+    assert found["Fly:"] == found["Sail:"] == "kind"  # no final else: the case decides
