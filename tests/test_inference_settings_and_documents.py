@@ -69,3 +69,30 @@ def test_an_elif_chain_that_appends_in_every_arm_only_picks_the_words(tmp_path: 
     found = planned_field_paths(tmp_path, CHAINS)
     assert found["Air:"] == found["Sea:"] == found["Road:"] == "parcel.weight"
     assert found["Fly:"] == found["Sail:"] == "kind"  # no final else: the case decides
+
+
+QUOTED = """
+def check_upload(name, client):
+    warnings = []
+    meta = client.fetch_metadata(name)
+    if not meta.get("summary"):
+        warnings.append("Summary: `long_summary` missing.")
+    if meta.get("stale"):
+        warnings.append("Stale: run `refresh_all` first.")
+    return warnings
+
+
+def refresh_all():
+    return None
+"""
+
+
+def test_a_name_the_message_quotes_as_code_is_the_field_when_no_input_is(
+    tmp_path: Path,
+) -> None:
+    """The metadata a service returned is state the analysis cannot follow; the author
+    quoted the field's name, so that is the path (low). A function of the module quoted
+    as code is an instruction to run it, no field."""
+    found = planned_field_paths(tmp_path, QUOTED)
+    assert found["Summary:"] == "long_summary"
+    assert found["Stale:"] is None

@@ -19,7 +19,8 @@ The rule collects three ordered candidate lists for a warning site and this modu
 Then, with no input at all, a field of a non-input object (``settings.dbt_token``) that
 the condition tests and the message names ("DBT_TOKEN is required"); where the condition
 reads a value the object computes (``settings.resolved_url``), the field of its model the
-message names ("SHOP_URL must use https").
+message names ("SHOP_URL must use https"); else a snake_case name the message quotes as
+code ("`long_summary` missing.").
 
 None of them means the warning is about state (``"order is already DONE"``): ``None``.
 Several candidates of one kind tie; the one whose name the message says in part wins
@@ -38,7 +39,7 @@ often tests something the message is not about.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 import libcst as cst
 
@@ -65,6 +66,7 @@ def infer_field_path(
     through_element: Sequence[str] = (),
     situated: Sequence[str] = (),
     settings_fields: Sequence[str] = (),
+    functions: Collection[str] = (),
 ) -> Inferred:
     """``absent``: the optional input whose ``is None`` test guards the warning; ``text``:
     the message's literal text, whose words break a tie between several candidates;
@@ -82,7 +84,8 @@ def infer_field_path(
     (:func:`situates`), once per such placeholder; ``settings_fields``: the fields of the
     model type of a non-input object the condition reads (``settings: AppSettings``), for
     a message that names one of them where the condition reads another
-    (:func:`_named_setting`)."""
+    (:func:`_named_setting`); ``functions``: the names the module defines functions by,
+    which a message quoting one as code (`` `sync_all` ``) names as no field."""
     if severity == Severity.INFO:
         if absent is not None:
             return Inferred.low(absent, f"guard: the optional input {absent!r} was left out")
@@ -102,7 +105,12 @@ def infer_field_path(
         through_element,
     )
     if picked.value is None:
-        picked = _named_setting(text, tested, settings_fields) or _situating(context) or picked
+        picked = (
+            _named_setting(text, tested, settings_fields)
+            or _quoted_name(text, functions)
+            or _situating(context)
+            or picked
+        )
     if spelled is not None and not _refines(picked.value, spelled):
         return Inferred.low(spelled, f"spelled: the message writes out the path {spelled!r}")
     return _maybe_low(picked, unindexed_loop)
@@ -202,6 +210,21 @@ def _named_setting(
         return None
     reason = f"named and guarding: the message names {named[0]!r}, {how}"
     return Inferred.low(named[0], f"{reason} (a field of a non-input object)")
+
+
+# "`long_description` missing.": a name with an underscore that the message quotes as code.
+_QUOTED = re.compile(r"`([A-Za-z_]\w*_\w*)`")
+
+
+def _quoted_name(text: str, functions: Collection[str]) -> Inferred | None:
+    """With no input in sight, a snake_case name the message quotes as code is the field
+    its author means: "`long_description` missing." after reading the metadata a call
+    returned (a document the analysis cannot follow). A function the module defines
+    (`` `sync_all` ``, an instruction to run it) is no field; of several names, none. Low."""
+    names = _unique(name for name in _QUOTED.findall(text) if name not in functions)
+    if len(names) != 1:
+        return None
+    return Inferred.low(names[0], f"quoted: the message quotes {names[0]!r} as code")
 
 
 def attributes_tested(condition: cst.BaseExpression) -> list[str]:

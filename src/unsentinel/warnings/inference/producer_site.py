@@ -191,6 +191,7 @@ def _field_path_with(
         through_element=through_element,
         situated=situated,
         settings_fields=_settings_fields(analysis, guard, facts) if guard is not None else (),
+        functions=analysis.function_names,
     )
     if len(mentioned) < len(named):
         return _worded_by_mode(inferred, [path for path in named if path in wording])
