@@ -1,7 +1,10 @@
-"""Field paths into settings models and checked documents (issue 13), on hand-written code.
+"""Field paths around settings, models and chains of cases (issue 13), on hand-written code.
 
 A message that names a setting by its environment name ("SHOP_URL") is about that field
-of the settings model, even where the condition reads a value the model computes from it.
+of the settings model, even where the condition reads a value the model computes from it;
+an ``if``/``elif``/``else`` chain appending in every arm only picks the words; a name the
+message quotes as code is the field where no input is in sight; and a value a model
+computes (a property) is no field of it.
 """
 
 from __future__ import annotations
@@ -96,3 +99,35 @@ def test_a_name_the_message_quotes_as_code_is_the_field_when_no_input_is(
     found = planned_field_paths(tmp_path, QUOTED)
     assert found["Summary:"] == "long_summary"
     assert found["Stale:"] is None
+
+
+COMPUTED = """
+from dataclasses import dataclass
+
+
+@dataclass
+class Bundle:
+    name: str
+    sizes: list[int]
+
+    @property
+    def total(self) -> int:
+        return sum(self.sizes)
+
+
+def check_bundle(bundle: Bundle) -> list[str]:
+    warnings = []
+    if bundle.total > 100:
+        warnings.append(f"Heavy: the bundle weighs {bundle.total}.")
+    if not bundle.name:
+        warnings.append("Nameless: the bundle has no name.")
+    return warnings
+"""
+
+
+def test_a_value_a_model_computes_is_no_field(tmp_path: Path) -> None:
+    """``bundle.total`` is a property: no model declares it, so it is computed from
+    fields the analysis cannot name, not an input the caller set."""
+    found = planned_field_paths(tmp_path, COMPUTED)
+    assert found["Heavy:"] is None
+    assert found["Nameless:"] == "name"
