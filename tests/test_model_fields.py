@@ -38,6 +38,11 @@ CASES = {
         class Odd(make(), BaseModel):
             note: str
     """,
+    "a settings model alone": """
+        from pydantic_settings import BaseSettings
+        class ShopSettings(BaseSettings):
+            shop_url: str
+    """,
     "a nested model": """
         from typing import NamedTuple
         def build():
@@ -77,3 +82,19 @@ def test_the_screen_gives_what_a_full_parse_gives(name: str) -> None:
 
 def test_a_module_that_only_imports_the_markers_has_no_models() -> None:
     assert model_fields(textwrap.dedent(CASES["imports alone"]).encode()) == ()
+
+
+def test_a_module_this_python_cannot_parse_still_gives_its_models() -> None:
+    """An f-string with a backslash in a replacement field is Python 3.12; on an older
+    Python ``ast`` refuses the module, and LibCST reads its models instead."""
+    source = textwrap.dedent(
+        """
+        from pydantic_settings import BaseSettings
+        class ShopSettings(BaseSettings):
+            shop_url: str
+            retries: int = 3
+        def banner(lines):
+            return f"{'\\n'.join(lines)}"
+        """
+    )
+    assert model_fields(source.encode()) == (("ShopSettings", ("shop_url", "retries")),)

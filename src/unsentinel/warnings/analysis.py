@@ -234,6 +234,11 @@ class FileAnalysis:
         return self._functions_by_name
 
     @cached_property
+    def function_names(self) -> frozenset[str]:
+        """The names this module defines functions (and methods) by."""
+        return frozenset(self._functions_by_name)
+
+    @cached_property
     def _functions_by_name(self) -> dict[str, list[cst.FunctionDef]]:
         table: dict[str, list[cst.FunctionDef]] = {}
         for node in self.index.by_type.get(cst.FunctionDef, []):

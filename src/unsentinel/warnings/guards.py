@@ -20,16 +20,25 @@ def guarding_condition(
 ) -> cst.BaseExpression | None:
     """The test of the nearest ``if`` (in the same function) that ``node`` depends on.
 
-    ``skip_wording``: pass over an ``if``/``else`` whose two arms both append to the same
-    list (:func:`selects_wording`) -- it decides how the warning reads, not whether there
-    is one, so it says nothing about which input is at fault."""
+    ``skip_wording``: pass over an ``if``/``else`` (or a whole ``if``/``elif``/``else``
+    chain) whose every arm appends to the same list (:func:`wording_chain`) -- it decides
+    how the warning reads, not whether there is one, so it says nothing about which input
+    is at fault."""
     previous: cst.CSTNode = node
+    passing: cst.If | None = None  # the head of a wording chain being passed over
     for ancestor in context.ancestors(node):
-        if isinstance(ancestor, (cst.FunctionDef, cst.ClassDef, cst.Module)):
-            return None
-        if isinstance(ancestor, cst.If) and skip_wording and selects_wording(ancestor, previous):
+        if passing is not None:  # an ``elif``'s way up to its chain's head
+            passing = None if ancestor is passing else passing
             previous = ancestor
             continue
+        if isinstance(ancestor, (cst.FunctionDef, cst.ClassDef, cst.Module)):
+            return None
+        if isinstance(ancestor, cst.If) and skip_wording:
+            head = wording_chain(context, ancestor, previous)
+            if head is not None:
+                passing = None if head is ancestor else head
+                previous = ancestor
+                continue
         if isinstance(ancestor, (cst.If, cst.While)) and previous is not ancestor.test:
             return ancestor.test
         if isinstance(ancestor, cst.IfExp) and previous is not ancestor.test:
@@ -51,17 +60,24 @@ def guarding_condition(
 
 def wording_tests(context: RuleContext, node: cst.CSTNode) -> list[cst.BaseExpression]:
     """The tests that only pick how ``node``'s warning reads: those of the ``if``/``else``
-    statements :func:`guarding_condition` passes over with ``skip_wording``, up to the test
-    that decides whether there is a warning at all. Under ``if acknowledged:``, "WARNING
-    (acknowledged): ..." says the word because that test chose the phrasing: a mode, not
-    the subject of the message."""
+    statements (and ``elif`` chains) :func:`guarding_condition` passes over with
+    ``skip_wording``, up to the test that decides whether there is a warning at all. Under
+    ``if acknowledged:``, "WARNING (acknowledged): ..." says the word because that test
+    chose the phrasing: a mode, not the subject of the message."""
     found: list[cst.BaseExpression] = []
     previous: cst.CSTNode = node
+    passing: cst.If | None = None
     for ancestor in context.ancestors(node):
+        if passing is not None:
+            passing = None if ancestor is passing else passing
+            previous = ancestor
+            continue
         if isinstance(ancestor, (cst.FunctionDef, cst.ClassDef, cst.Module)):
             break
-        if isinstance(ancestor, cst.If) and selects_wording(ancestor, previous):
-            found.append(ancestor.test)
+        head = wording_chain(context, ancestor, previous) if isinstance(ancestor, cst.If) else None
+        if head is not None:
+            found.extend(branch.test for branch in _chain(head))
+            passing = None if head is ancestor else head
         elif isinstance(ancestor, (cst.If, cst.While, cst.IfExp)) and previous is not ancestor.test:
             break
         previous = ancestor
@@ -76,18 +92,45 @@ def _comprehension_conditions(comp_for: cst.CompFor | None) -> list[cst.BaseExpr
     return conditions
 
 
-def selects_wording(branch: cst.If, arm: cst.CSTNode) -> bool:
-    """``if acknowledged: warnings.append("noted: ...") else: warnings.append("BLOCK: ...")``:
-    both arms of a plain ``if``/``else`` append to one list unconditionally, so a warning is
-    made either way and the test only picks its wording (``acknowledged`` is a mode, not
-    the culprit). ``arm``: the part of ``branch`` the warning is in. Not an ``elif`` chain,
-    nor an arm that appends only under a test of its own (``if not path: errors.append(
-    "path missing") else: if not exists(path): errors.append(...)``): two situations."""
-    if not isinstance(branch.orelse, cst.Else) or arm is branch.test:
-        return False
-    other = branch.orelse if arm is branch.body else branch.body
-    lists = _appended_lists(arm)
-    return bool(lists) and bool(lists & _appended_lists(other))
+def wording_chain(context: RuleContext, branch: cst.If, arm: cst.CSTNode) -> cst.If | None:
+    """The head of the ``if``/``else`` chain whose arm ``arm`` (a part of ``branch``) is,
+    when every arm appends to one list unconditionally; None otherwise.
+
+    ``if acknowledged: warnings.append("noted: ...") else: warnings.append("BLOCK: ...")``:
+    a warning is made either way and the test only picks its wording (``acknowledged`` is
+    a mode, not the culprit). So with ``if kind == "a": ... elif kind == "b": ... else:
+    ...``, each arm appending its own diagnosis: which case it is chose the words. Not a
+    chain without a final ``else`` (some case makes no warning), nor one with an arm that
+    appends only under a test of its own (``if not path: errors.append("path missing")
+    else: if not exists(path): errors.append(...)``): two situations."""
+    if arm is branch.test or not (arm is branch.body or isinstance(arm, cst.Else)):
+        return None
+    branches = _chain(branch)
+    last = branches[-1].orelse
+    if not isinstance(last, cst.Else):
+        return None
+    common = _appended_lists(last)
+    for each in branches:
+        common &= _appended_lists(each.body)
+    if not common:
+        return None
+    # Up through the ``elif``s above: an arm that appends to the list too is the same
+    # choice of words; one that does not makes the chain below it a case of its own.
+    head, parent = branch, context.parent(branch)
+    while isinstance(parent, cst.If) and parent.orelse is head:
+        common &= _appended_lists(parent.body)
+        if not common:
+            break
+        head, parent = parent, context.parent(parent)
+    return head
+
+
+def _chain(head: cst.If) -> list[cst.If]:
+    """``head`` and the ``elif`` branches that follow it, in order."""
+    branches = [head]
+    while isinstance(branches[-1].orelse, cst.If):
+        branches.append(branches[-1].orelse)
+    return branches
 
 
 def _appended_lists(arm: cst.CSTNode) -> set[str]:

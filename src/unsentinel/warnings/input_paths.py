@@ -9,6 +9,7 @@ name is ``input_leaves.py``'s question.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 import libcst as cst
@@ -84,6 +85,7 @@ class InputPaths:
         self.index = index
         self._deriving: set[str] = set()
         self.loop_indexes = LoopIndexes(index)
+        self._declared: frozenset[str] | None = None
 
     def param_kind(self, param: cst.Param) -> str:
         """``"plumbing"``, ``"container"`` (its attributes are the inputs) or ``"input"``."""
@@ -170,6 +172,8 @@ class InputPaths:
         if isinstance(expr, cst.Attribute):
             base = expr.value
             if isinstance(base, cst.Name) and base.value in facts.containers:
+                if self._computed_on_a_model(base.value, expr.attr.value, facts):
+                    return None
                 return _Path(expr.attr.value)
             inner = self._resolve(base, facts, site)
             if inner is not None and inner.computed:
@@ -182,6 +186,25 @@ class InputPaths:
         if isinstance(expr, cst.BooleanOperation) and isinstance(expr.operator, cst.Or):
             return self._resolve(expr.left, facts, site)  # ``(fields or {})``: the input
         return None
+
+    def _computed_on_a_model(self, container: str, attribute: str, facts: FunctionFacts) -> bool:
+        """Is ``attribute`` of a parameter typed with a model of the repository something the
+        model computes (a property, ``summary.all_paths``) rather than one of its fields?
+        No model declares it as a field: which field it is computed from is unknown, and a
+        value the code computed is no input the caller set."""
+        model_fields = self.context.facts.get(WarningFacts).model_fields
+        param = facts.params.get(container)
+        type_name = annotation_name(param.annotation) if param is not None else ""
+        if type_name not in model_fields:
+            return False
+        return attribute not in self._declared_fields(model_fields)
+
+    def _declared_fields(self, model_fields: Mapping[str, tuple[str, ...]]) -> frozenset[str]:
+        """Every field name some model of the repository declares (a subclass's fields may
+        be its base's: any declaration counts)."""
+        if self._declared is None:
+            self._declared = frozenset(name for names in model_fields.values() for name in names)
+        return self._declared
 
     def _resolve_read(
         self, call: cst.Call, facts: FunctionFacts, site: cst.CSTNode

@@ -17,7 +17,10 @@ The rule collects three ordered candidate lists for a warning site and this modu
    what is wrong (``carrier == "freight"`` before "freight pickups need ..." still counts).
 
 Then, with no input at all, a field of a non-input object (``settings.dbt_token``) that
-the condition tests and the message names ("DBT_TOKEN is required").
+the condition tests and the message names ("DBT_TOKEN is required"); where the condition
+reads a value the object computes (``settings.resolved_url``), the field of its model the
+message names ("SHOP_URL must use https"); else a snake_case name the message quotes as
+code ("`long_summary` missing.").
 
 None of them means the warning is about state (``"order is already DONE"``): ``None``.
 Several candidates of one kind tie; the one whose name the message says in part wins
@@ -36,7 +39,7 @@ often tests something the message is not about.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 import libcst as cst
 
@@ -62,6 +65,8 @@ def infer_field_path(
     direct: Sequence[str] | None = None,
     through_element: Sequence[str] = (),
     situated: Sequence[str] = (),
+    settings_fields: Sequence[str] = (),
+    functions: Collection[str] = (),
 ) -> Inferred:
     """``absent``: the optional input whose ``is None`` test guards the warning; ``text``:
     the message's literal text, whose words break a tie between several candidates;
@@ -76,7 +81,11 @@ def infer_field_path(
     of what a call made from them (``value`` of ``for key, value in (fields or
     {}).items()``), which never confirm a name the message says; ``situated``: the
     interpolated inputs shown where a preposition of place says where the warning arose
-    (:func:`situates`), once per such placeholder."""
+    (:func:`situates`), once per such placeholder; ``settings_fields``: the fields of the
+    model type of a non-input object the condition reads (``settings: AppSettings``), for
+    a message that names one of them where the condition reads another
+    (:func:`_named_setting`); ``functions``: the names the module defines functions by,
+    which a message quoting one as code (`` `sync_all` ``) names as no field."""
     if severity == Severity.INFO:
         if absent is not None:
             return Inferred.low(absent, f"guard: the optional input {absent!r} was left out")
@@ -96,7 +105,12 @@ def infer_field_path(
         through_element,
     )
     if picked.value is None:
-        picked = _named_setting(text, tested) or _situating(context) or picked
+        picked = (
+            _named_setting(text, tested, settings_fields)
+            or _quoted_name(text, functions)
+            or _situating(context)
+            or picked
+        )
     if spelled is not None and not _refines(picked.value, spelled):
         return Inferred.low(spelled, f"spelled: the message writes out the path {spelled!r}")
     return _maybe_low(picked, unindexed_loop)
@@ -174,17 +188,43 @@ def spelled_path(
     return f"{name}[{index}]{rest}"
 
 
-def _named_setting(text: str, tested: Sequence[str]) -> Inferred | None:
+def _named_setting(
+    text: str, tested: Sequence[str], settings_fields: Sequence[str] = ()
+) -> Inferred | None:
     """A field of an object that is no input (``settings``, ``config``), which the condition
     tests and the message names in any case: under ``if not settings.dbt_token:``,
     "DBT_TOKEN is required" is about ``dbt_token``. Only a name with an underscore counts
-    (``name``, ``path`` are said in passing), and only one; low, like every name-match."""
+    (``name``, ``path`` are said in passing), and only one; low, like every name-match.
+
+    Where the condition reads a value the object computes from a field (a property,
+    ``settings.resolved_url``) and the message names that field ("SERVICE_URL must use
+    https"), the one field of the object's model the message names is what the user
+    sets: ``service_url``."""
     said = {word.lower() for word in _IDENTIFIERS.findall(text) if "_" in word}
     named = [leaf for leaf in _unique(tested) if "_" in leaf and leaf.lower() in said]
+    how = "the condition tests it"
+    if not named:
+        named = [leaf for leaf in _unique(settings_fields) if "_" in leaf and leaf.lower() in said]
+        how = "the condition reads a value of its object"
     if len(named) != 1:
         return None
-    reason = f"named and guarding: the message names {named[0]!r}, the condition tests it"
+    reason = f"named and guarding: the message names {named[0]!r}, {how}"
     return Inferred.low(named[0], f"{reason} (a field of a non-input object)")
+
+
+# "`long_description` missing.": a name with an underscore that the message quotes as code.
+_QUOTED = re.compile(r"`([A-Za-z_]\w*_\w*)`")
+
+
+def _quoted_name(text: str, functions: Collection[str]) -> Inferred | None:
+    """With no input in sight, a snake_case name the message quotes as code is the field
+    its author means: "`long_description` missing." after reading the metadata a call
+    returned (a document the analysis cannot follow). A function the module defines
+    (`` `sync_all` ``, an instruction to run it) is no field; of several names, none. Low."""
+    names = _unique(name for name in _QUOTED.findall(text) if name not in functions)
+    if len(names) != 1:
+        return None
+    return Inferred.low(names[0], f"quoted: the message quotes {names[0]!r} as code")
 
 
 def attributes_tested(condition: cst.BaseExpression) -> list[str]:

@@ -21,6 +21,8 @@ import libcst as cst
 
 from unsentinel.core.layout import expression_code
 from unsentinel.core.model import Inferred, Severity
+from unsentinel.core.syntax import annotation_name
+from unsentinel.warnings.facts import WarningFacts
 from unsentinel.warnings.guards import case_subjects, tested_directly
 from unsentinel.warnings.inference.code import (
     Template,
@@ -36,6 +38,7 @@ from unsentinel.warnings.inference.field_path import (
     spelled_path,
 )
 from unsentinel.warnings.inference.severity import infer_severity, producer_severity
+from unsentinel.warnings.input_leaves import outer_chains
 from unsentinel.warnings.settings import warning_settings
 
 if TYPE_CHECKING:
@@ -187,10 +190,32 @@ def _field_path_with(
         direct=direct,
         through_element=through_element,
         situated=situated,
+        settings_fields=_settings_fields(analysis, guard, facts) if guard is not None else (),
+        functions=analysis.function_names,
     )
     if len(mentioned) < len(named):
         return _worded_by_mode(inferred, [path for path in named if path in wording])
     return inferred
+
+
+def _settings_fields(
+    analysis: FileAnalysis, guard: cst.BaseExpression, facts: FunctionFacts
+) -> list[str]:
+    """The fields of the model each non-input parameter the condition reads is typed with
+    (``settings: AppSettings`` read as ``settings.resolved_url``): the names a user sets,
+    which a message about a value computed from one of them names."""
+    models = analysis.context.facts.get(WarningFacts).model_fields
+    fields: list[str] = []
+    for chain in outer_chains(guard):
+        root = chain
+        while isinstance(root, cst.Attribute):
+            root = root.value
+        if root is chain or not isinstance(root, cst.Name):
+            continue
+        param = facts.params.get(root.value)
+        if param is not None and root.value not in facts.inputs | facts.containers:
+            fields.extend(models.get(annotation_name(param.annotation), ()))
+    return fields
 
 
 def _worded_by_mode(inferred: Inferred, modes: list[str]) -> Inferred:
