@@ -68,25 +68,30 @@ FIGURES = Path(__file__).parent.parent / "benchmarks" / "inference_figures.json"
 # Raised (2026-11-27, session 15, branch infer15b): what a method of a class named like a
 # check collects blocks, and a request-named parameter walked item by item is a list of
 # inputs: tuning severity 97 -> 106 right, holdout 27 -> 31 (field paths unchanged).
+# Raised (2026-11-28, session 16, branches fp16 and code16 merged, the run of 52d9601):
+# field paths through settings computed from their fields, if/elif/else chains that only
+# pick the wording, backticked names, computed attributes of models: tuning 91 -> 98,
+# holdout 20 -> 27 (84%, past the 80% target); codes from subject + condition across more
+# rephrasings: tuning 27 -> 30, holdout 6 -> 8. Severity unchanged.
 FLOORS = {
     ("tuning", "severity", "coverage"): 0.506,  # 113/223 (composition: was 99/163)
     ("tuning", "severity", "right"): 106,
     ("tuning", "severity", "high_right"): 1.0,  # 37/37
     ("tuning", "severity", "wrong_low"): 1.0,  # 7/7
-    ("tuning", "field_path", "right"): 91,
+    ("tuning", "field_path", "right"): 98,
     ("tuning", "field_path", "high_right"): 1.0,  # 14/14
-    ("tuning", "field_path", "wrong_low"): 1.0,  # 22/22
-    ("tuning", "code", "right"): 27,
-    ("tuning", "code", "wrong_low"): 1.0,  # 86/86
+    ("tuning", "field_path", "wrong_low"): 1.0,  # 15/15
+    ("tuning", "code", "right"): 30,
+    ("tuning", "code", "wrong_low"): 1.0,  # 83/83
     ("holdout", "severity", "coverage"): 0.571,  # 32/56 (composition: was 27/41)
     ("holdout", "severity", "right"): 31,
     ("holdout", "severity", "high_right"): 1.0,  # 8/8
     ("holdout", "severity", "wrong_low"): 1.0,  # 1/1
-    ("holdout", "field_path", "right"): 20,
+    ("holdout", "field_path", "right"): 27,
     ("holdout", "field_path", "high_right"): 1.0,  # 3/3
-    ("holdout", "field_path", "wrong_low"): 1.0,  # 12/12
-    ("holdout", "code", "right"): 6,
-    ("holdout", "code", "wrong_low"): 1.0,  # 26/26
+    ("holdout", "field_path", "wrong_low"): 1.0,  # 5/5
+    ("holdout", "code", "right"): 8,
+    ("holdout", "code", "wrong_low"): 1.0,  # 24/24
 }
 
 
