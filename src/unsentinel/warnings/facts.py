@@ -314,62 +314,17 @@ def model_fields(data: bytes) -> tuple[tuple[str, tuple[str, ...]], ...]:
     try:
         tree = ast.parse(data)
     except SyntaxError:
-        return _model_fields_by_libcst(data)  # newer syntax than this Python's ``ast``
+        # newer syntax than this Python's ``ast`` (a 3.12 f-string on 3.11): LibCST reads
+        # it, imported only for such a module (the facts never import it themselves)
+        from unsentinel.warnings.model_fields_libcst import model_fields_by_libcst
+
+        return model_fields_by_libcst(data)
     except (ValueError, RecursionError):
         return ()
     return tuple(
         (node.name, _annotated_names(node))
         for node in walk(tree)
         if isinstance(node, ast.ClassDef) and _is_model(node)
-    )
-
-
-def _model_fields_by_libcst(data: bytes) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """:func:`model_fields` of a module this Python's ``ast`` cannot parse (a 3.12 f-string
-    on 3.11), read with LibCST, which the rewrite parses it with anyway."""
-    import libcst as cst
-
-    try:
-        module = cst.parse_module(data)
-    except (cst.ParserSyntaxError, RecursionError, ValueError):
-        return ()
-    found: list[tuple[str, tuple[str, ...]]] = []
-
-    class _Models(cst.CSTVisitor):
-        def visit_ClassDef(self, node: cst.ClassDef) -> None:
-            bases = {_cst_name(arg.value) for arg in node.bases}
-            decorators = {
-                _cst_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator)
-                for d in node.decorators
-            }
-            if bases & MODEL_BASES or "dataclass" in decorators:
-                found.append((node.name.value, _cst_annotated_names(node)))
-
-    module.visit(_Models())
-    return tuple(found)
-
-
-def _cst_name(node: object) -> str:
-    import libcst as cst
-
-    if isinstance(node, cst.Attribute):
-        return node.attr.value
-    if isinstance(node, cst.Name):
-        return node.value
-    return ""
-
-
-def _cst_annotated_names(node: object) -> tuple[str, ...]:
-    import libcst as cst
-
-    assert isinstance(node, cst.ClassDef)
-    body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
-    return tuple(
-        small.target.value
-        for line in body
-        if isinstance(line, cst.SimpleStatementLine)
-        for small in line.body
-        if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name)
     )
 
 
