@@ -162,3 +162,23 @@ def test_the_cache_folder_is_tagged_for_backup_tools(project: Path) -> None:
     check(project)
     tag = (project / CACHE_DIR / "CACHEDIR.TAG").read_text()
     assert tag.startswith("Signature: 8a477f597d28d172789f06886806bc55")
+
+
+def test_clean_removes_the_cache_and_check_rebuilds_it(project: Path) -> None:
+    from click.testing import CliRunner
+
+    from unsentinel.cli import main
+
+    check(project)
+    assert (project / CACHE_DIR).is_dir()
+    (project / "pkg").mkdir()
+
+    removed = CliRunner().invoke(main, ["clean", "pkg"])  # any folder inside the project
+
+    assert removed.exit_code == 0, removed.output
+    assert not (project / CACHE_DIR).exists()
+    assert f"removed {project / CACHE_DIR}" in removed.stderr
+    again = CliRunner().invoke(main, ["clean"])
+    assert again.exit_code == 0 and "no cache at" in again.stderr
+    assert check(project).results, "check runs, and writes a new cache"
+    assert (project / CACHE_DIR).is_dir()

@@ -28,6 +28,7 @@ PROMISED: dict[str, Callable[[Outcome], bool]] = {
     "apply": lambda o: (o.written and o.exit_non_zero_on_fix) or o.refused,
     "plan": lambda o: False,
     "undo": lambda o: False,
+    "clean": lambda o: False,
     "rule": lambda o: False,
 }
 
@@ -72,6 +73,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write_tree: WriteTr
         (["rule", "UNS99999"], ERROR),  # unknown rule
         (["rule"], ERROR),  # usage: a CODE or --all
         (["undo"], ERROR),  # nothing to undo
+        (["clean"], OK),  # no cache: nothing to remove
         (["check", ".", "--write-baseline", "baseline.json"], OK),  # findings, recorded
         (["check", ".", "--exit-zero"], OK),
         (["check", "."], ACT),

@@ -47,6 +47,7 @@ def main() -> None:
     unsentinel plan src/      # every site with its inferred severity/field_path/code
     unsentinel apply src/     # rewrite the files in place
     unsentinel rule UNS101    # what a rule does, and why
+    unsentinel clean          # remove the check cache
     """
 
 

@@ -162,6 +162,30 @@ def undo(path: Path | None) -> None:
 
 
 @click.command()
+@click.argument("path", required=False, type=click.Path(path_type=Path, file_okay=False))
+def clean(path: Path | None) -> None:
+    """Remove the check cache (.unsentinel_cache/) of the project holding PATH.
+
+    Safe at any time, as `ruff clean` is: the next `check` computes what it needs again.
+    The cache also sweeps itself (entries no run used for two weeks). PATH is a directory
+    inside the project (default: the current one).
+
+    \b
+    Example:
+      unsentinel clean
+    """
+    from unsentinel.core.cache import CACHE_DIR, remove_cache
+    from unsentinel.core.config import find_project_root
+
+    root = find_project_root(path or Path.cwd())
+    try:
+        removed = remove_cache(root)
+    except OSError as exc:
+        fail(f"cannot remove {root / CACHE_DIR}: {exc}")
+    click.echo(f"{'removed' if removed else 'no cache at'} {root / CACHE_DIR}", err=True)
+
+
+@click.command()
 @click.argument("code", required=False)
 @click.option("--all", "show_all", is_flag=True, help="Print every rule's documentation.")
 def rule(code: str | None, show_all: bool) -> None:
@@ -188,4 +212,4 @@ def rule(code: str | None, show_all: bool) -> None:
     click.echo(documentation(chosen[0]), nl=False)
 
 
-COMMANDS = (check, diff, apply, plan, undo, rule)
+COMMANDS = (check, diff, apply, plan, undo, clean, rule)

@@ -14,6 +14,7 @@ apply      files were written and ``--exit-non-zero-on-fix`` was given, or an
            ``--plan`` entry was refused because its source changed
 plan       never
 undo       never (2 when it refuses: a file changed since the apply)
+clean      never (2 when the cache cannot be removed)
 rule       never (2 for an unknown rule)
 =========  ===================================================================
 
@@ -82,6 +83,7 @@ POLICY: Mapping[str, Callable[[Outcome], bool]] = MappingProxyType(
         "apply": lambda o: (o.written and o.exit_non_zero_on_fix) or o.refused,
         "plan": _never,
         "undo": _never,
+        "clean": _never,
         "rule": _never,
     }
 )

@@ -39,6 +39,7 @@ from __future__ import annotations
 import enum
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -333,6 +334,17 @@ class CheckCache:
             _write_atomic(ignore, _IGNORE_ALL.encode())
             _write_atomic(self.directory / "CACHEDIR.TAG", _CACHEDIR_TAG.encode())
         shard.mkdir(parents=True, exist_ok=True)
+
+
+def remove_cache(root: Path) -> bool:
+    """Delete the project's check cache (``unsentinel clean``); False where there was none.
+    Always safe: the next ``check`` computes what it needs again. Only the cache's own
+    folder goes (a file of that name is not the cache's and stays)."""
+    folder = root / CACHE_DIR
+    if not folder.is_dir() or folder.is_symlink():
+        return False
+    shutil.rmtree(folder)
+    return True
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
