@@ -70,6 +70,11 @@ def nodes_under(node: cst.CSTNode, kind: type[T]) -> list[T]:
     return found
 
 
+def mentions_name(node: cst.CSTNode, name: str) -> bool:
+    """Does ``name`` occur in ``node`` as a name (read, bound, declared, or an attribute's)?"""
+    return any(each.value == name for each in nodes_under(node, cst.Name))
+
+
 def is_none_test(target: cst.ComparisonTarget) -> bool:
     """``is None`` / ``is not None``, the comparison's right side."""
     return isinstance(target.operator, (cst.Is, cst.IsNot)) and is_name(target.comparator, "None")

@@ -14,7 +14,14 @@ from collections.abc import Callable
 
 import libcst as cst
 
-from unsentinel.core.syntax import Assignment, LocalBindings, bound_names, is_name, nodes_under
+from unsentinel.core.syntax import (
+    Assignment,
+    LocalBindings,
+    bound_names,
+    is_name,
+    mentions_name,
+    nodes_under,
+)
 from unsentinel.errors.shapes import TRANSLATORS, call_name
 
 
@@ -118,7 +125,7 @@ def text_bound_before(
     above: list[cst.CSTNode] = list(block.body)
     for statement in reversed(above[: above.index(line)]):
         if not isinstance(statement, cst.SimpleStatementLine):
-            if _mentions(statement, name.value):
+            if mentions_name(statement, name.value):
                 return None  # a branch or loop that names it may have rebound it
             continue
         for small in reversed(statement.body):
@@ -137,15 +144,10 @@ def _bound_value(small: cst.BaseSmallStatement, name: str) -> cst.BaseExpression
     if isinstance(small, cst.Assign):
         if any(is_name(t.target, name) for t in small.targets):
             return small.value
-        if any(_mentions(t.target, name) for t in small.targets):
+        if any(mentions_name(t.target, name) for t in small.targets):
             return unknown  # unpacked
     if isinstance(small, (cst.AnnAssign, cst.AugAssign)) and is_name(small.target, name):
         return small.value if isinstance(small, cst.AnnAssign) and small.value else unknown
-    if isinstance(small, (cst.Global, cst.Nonlocal, cst.Del)) and _mentions(small, name):
+    if isinstance(small, (cst.Global, cst.Nonlocal, cst.Del)) and mentions_name(small, name):
         return unknown
     return None
-
-
-def _mentions(node: cst.CSTNode, name: str) -> bool:
-    """Does ``name`` occur in ``node`` as a bare name (read, bound or declared)?"""
-    return any(each.value == name for each in nodes_under(node, cst.Name))

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from unsentinel.core.syntax import LocalBindings, NodeIndex, bound_names
+from unsentinel.core.syntax import LocalBindings, NodeIndex, bound_names, mentions_name
 
 if TYPE_CHECKING:
     from unsentinel.core.rule import RuleContext
@@ -80,7 +80,7 @@ def _reads_stay_inside_loops(
         if use.value == name and _is_variable(use, parent) and not _bound_around(use, parent):
             return False
     nested = (*index.by_type.get(cst.FunctionDef, []), *index.by_type.get(cst.Lambda, []))
-    return not any(loop in context.ancestors(node) and _mentions(node, name) for node in nested)
+    return not any(loop in context.ancestors(node) and mentions_name(node, name) for node in nested)
 
 
 def _bound_around(use: cst.Name, parent: Callable[[cst.CSTNode], cst.CSTNode | None]) -> bool:
@@ -103,18 +103,6 @@ def _binds_in_comprehension(node: cst.CSTNode, name: str) -> bool:
             return True
         for_in = for_in.inner_for_in
     return False
-
-
-def _mentions(node: cst.CSTNode, name: str) -> bool:
-    found: list[bool] = []
-
-    class _Find(cst.CSTVisitor):
-        def visit_Name(self, each: cst.Name) -> None:
-            if each.value == name:
-                found.append(True)
-
-    node.visit(_Find())
-    return bool(found)
 
 
 def _is_variable(name: cst.Name, parent: Callable[[cst.CSTNode], cst.CSTNode | None]) -> bool:
