@@ -6,11 +6,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+import unsentinel.registry
 from unsentinel.cli import main
 from unsentinel.core.config import Config
 from unsentinel.core.model import Mode, Status
-from unsentinel.core.prefilter import Prefilter
+from unsentinel.core.prefilter import Prefilter, _anchors, shared_anchors
 from unsentinel.registry import configured, enabled_rules, run
 
 pytestmark = pytest.mark.usefixtures("detector_rules")
@@ -194,3 +197,42 @@ def test_a_module_function_admits_its_callers_not_a_methods(data: bytes, admitte
     anywhere = Prefilter(enabled_rules(config), config, {"request"})
     assert prefilter.second_look(data, ast.parse(data)).candidates is admitted
     assert anywhere.second_look(data, ast.parse(data)).candidates
+
+
+@pytest.mark.parametrize(
+    ("anchors", "cover"),
+    [
+        pytest.param((b'"ok"]', b'"ok" in', b'get("ok"'), (b'"ok"',), id="a quoted key, one scan"),
+        # ``error`` would be one scan, and found in every file that spells ``ValueError``.
+        pytest.param((b'"error', b"'error"), (b'"error', b"'error"), id="quoted over bare"),
+        pytest.param((b"warnings", b"block_warning_prefix"), (b"warning",), id="a shared word"),
+        pytest.param((b"[!] ", b"ok:"), (b"[!] ", b"ok:"), id="too short or spaced: itself"),
+    ],
+)
+def test_anchors_share_scans(anchors: tuple[bytes, ...], cover: tuple[bytes, ...]) -> None:
+    assert sorted(shared_anchors(anchors)) == sorted(cover)
+
+
+def test_the_default_anchors_take_fewer_scans() -> None:
+    config = Config()  # every registered rule, not this module's two detectors
+    needles = [needle for rule in unsentinel.registry.DETECTORS for needle in rule.needles(config)]
+    anchors = _anchors(needles)
+    cover = shared_anchors(anchors)
+    assert all(any(part in anchor for part in cover) for anchor in anchors)
+    assert len(cover) * 2 < len(anchors)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    needles=st.lists(st.binary(min_size=1, max_size=9).map(bytes.lower), min_size=1, max_size=8),
+    data=st.binary(max_size=60),
+)
+def test_the_cover_never_turns_away_a_file_an_anchor_admits(
+    needles: list[bytes], data: bytes
+) -> None:
+    anchors = _anchors(needles)
+    cover = shared_anchors(anchors)
+    assert all(any(part in anchor for part in cover) for anchor in anchors)
+    for anchor in anchors:  # each anchor planted in the data is found through the cover
+        planted = data + anchor + data
+        assert any(part in planted for part in cover)

@@ -109,6 +109,7 @@ class Prefilter:
         self._rules = [(rule, _compiled(rule.patterns(config))) for rule in rules]
         self._pattern = _compiled(p for rule, _ in self._rules for p in rule.patterns(config))
         self._anchors = _anchors(n for rule, _ in self._rules for n in rule.needles(config))
+        self._cover = shared_anchors(self._anchors)
         self._names = frozenset(name for name in names if name.isidentifier())
         self._module_functions = frozenset(module_functions) & self._names
         self._name_bytes = tuple(sorted(name.encode() for name in self._names))
@@ -142,6 +143,10 @@ class Prefilter:
         if self._pattern is None:
             return False
         lowered = data.lower()
+        # Most files hold no anchor, and each absent one is a scan of the whole file: the
+        # cover's few scans turn most of them away before the anchors are each looked for.
+        if not any(part in lowered for part in self._cover):
+            return False
         if not any(anchor in lowered for anchor in self._anchors):
             return False
         return self._pattern.search(data) is not None
@@ -185,6 +190,55 @@ def _anchors(needles: Iterable[bytes]) -> tuple[bytes, ...]:
         if not any(anchor in needle for anchor in anchors):
             anchors.append(needle)
     return tuple(anchors)
+
+
+_RARE = frozenset(b"\"'()[]{}:")  # in code, rarer than letters: a part holding one is kept
+_COVER_PART = range(4, 13)  # lengths of the parts a cover is made of
+
+
+def _is_rare(part: bytes) -> bool:
+    return not _RARE.isdisjoint(part)
+
+
+def _part_rank(part: bytes) -> tuple[bool, int, bytes]:
+    return (_is_rare(part), len(part), part)
+
+
+@cache
+def shared_anchors(anchors: tuple[bytes, ...]) -> tuple[bytes, ...]:
+    """Parts of the anchors, each found in some of them and every anchor holding one.
+
+    ``"ok"]``, ``"ok" in`` and ``get("ok"`` are three scans of a file; ``"ok"`` is one,
+    and an anchor can only occur in a file where its part does. Parts are taken greedily:
+    those holding a quote, bracket or colon first (``"error`` occurs in fewer files than
+    ``error``, which every ``ValueError`` spells), then those in the most anchors, then
+    the longest; no whitespace (``" in`` would be in most files).
+    """
+    holders: dict[bytes, set[bytes]] = {}
+    for anchor in anchors:
+        for start in range(len(anchor)):
+            for length in _COVER_PART:
+                part = anchor[start : start + length]
+                if len(part) < length:
+                    break
+                if b" " not in part and b"\t" not in part:
+                    holders.setdefault(part, set()).add(anchor)
+    # Of parts held by the same anchors, only the best can be chosen: keep that one.
+    best: dict[frozenset[bytes], bytes] = {}
+    for part, held in holders.items():
+        key = frozenset(held)
+        if key not in best or _part_rank(part) > _part_rank(best[key]):
+            best[key] = part
+    left = set(anchors)
+    cover: list[bytes] = []
+    while left:
+        useful = [(held & left, part) for held, part in best.items() if not held.isdisjoint(left)]
+        if not useful:
+            break
+        covered, part = max(useful, key=lambda it: (_is_rare(it[1]), len(it[0]), len(it[1]), it[1]))
+        cover.append(part)
+        left -= covered
+    return (*cover, *sorted(left))  # an anchor too short for a part is its own
 
 
 @dataclass(frozen=True)
