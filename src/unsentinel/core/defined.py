@@ -6,7 +6,7 @@ One it does not define is library code (``Badge(label=w)``, ``logger.info(w)``):
 the contract it had, so a warning passed to it stays what it was there (text).
 
 Read from every file's bytes with a regular expression, parsed or not (see
-``_DEFINITION`` for why not ``ast``). A ``def`` inside a docstring adds a
+``_DEF`` for why not ``ast``). A ``def`` inside a docstring adds a
 name too: an extra name only makes a callee look like ours, the cautious side.
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import builtins
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -25,12 +26,26 @@ if TYPE_CHECKING:
 # ``def name(`` / ``class Name`` at the start of a line (any depth), with its indentation (an
 # indented ``def`` is a method, or a nested function, which ``obj.name(...)`` may run). A
 # regular expression over the bytes is two orders of magnitude cheaper than ``ast.parse``
-# plus a walk, which was most of ``check``'s time on a large tree; one pass for the three
-# kinds of name is half the time of one pass each. The name stops at ``[``, where a generic
-# (``def first[T](items)``) lists its type parameters.
-_DEFINITION = re.compile(
-    rb"^([ \t]*)(?:(?:async[ \t]+)?(def)|class)[ \t]+([^\s(:\[]+)[ \t]*[(:\[]", re.MULTILINE
-)
+# plus a walk, which was most of ``check``'s time on a large tree. Each keyword has its
+# own expression, beginning with the keyword: the engine then looks for that word alone
+# (five times faster over sympy than one expression anchored at every line start), and
+# what comes before it on the line is tested per definition. The name stops at ``[``,
+# where a generic (``def first[T](items)``) lists its type parameters.
+_DEF = re.compile(rb"def[ \t]+([^\s(:\[]+)[ \t]*[(:\[]")
+_CLASS = re.compile(rb"class[ \t]+([^\s(:\[]+)[ \t]*[(:\[]")
+_BEFORE_DEF = re.compile(rb"[ \t]*(?:async[ \t]+)?")
+_BEFORE_CLASS = re.compile(rb"[ \t]*")
+
+
+def _definitions(
+    data: bytes, keyword: re.Pattern[bytes], before: re.Pattern[bytes]
+) -> Iterator[tuple[bool, bytes]]:
+    """``(indented, name)`` of each definition ``keyword`` finds at the start of a line."""
+    for match in keyword.finditer(data):
+        start = match.start()
+        head = data[data.rfind(b"\n", 0, start) + 1 : start]
+        if before.fullmatch(head) is not None:
+            yield head[:1] in (b" ", b"\t"), match.group(1)
 
 
 @dataclass(frozen=True)
@@ -50,16 +65,16 @@ class DefinedNames:
         functions: set[str] = set()
         classes: set[str] = set()
         methods: set[str] = set()
-        for indent, is_def, raw in _DEFINITION.findall(data):
+        for indented, raw in _definitions(data, _DEF, _BEFORE_DEF):
             name = raw.decode("utf-8", "replace")
-            if not name.isidentifier():
-                continue
-            if not is_def:
+            if name.isidentifier():
+                functions.add(name)
+                if indented:
+                    methods.add(name)
+        for _indented, raw in _definitions(data, _CLASS, _BEFORE_CLASS):
+            name = raw.decode("utf-8", "replace")
+            if name.isidentifier():
                 classes.add(name)
-                continue
-            functions.add(name)
-            if indent:
-                methods.add(name)
         if not functions and not classes:
             return None
         return cls(frozenset(functions), frozenset(classes), frozenset(methods))
