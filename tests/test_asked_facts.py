@@ -10,6 +10,7 @@ reuses an analysis, and check that the reuse really happened (else they prove no
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from operator import and_, or_, sub, xor
 from pathlib import Path
@@ -326,3 +327,65 @@ def test_plan_rewrites_as_a_run_without_reuse(
     _never_reused(monkeypatch)
     again = CliRunner().invoke(main, ["plan", str(root), "-j", "1", "--format", "json"])
     assert result.stdout == again.stdout
+
+
+def _diff(root: Path) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["diff", str(root), "-j", "1"])
+    return result.exit_code, result.stdout
+
+
+def test_a_rewrite_is_built_from_the_last_rounds_analysis_where_it_holds(
+    tmp_path: Path, analyses: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _project(tmp_path, HELPERS)
+    reused = _diff(root)
+    with_reuse = Counter(Path(path).name for path in analyses)
+    analyses.clear()
+    _never_reused(monkeypatch)
+    assert reused == _diff(root)
+    assert reused[0] == 1 and "+++ " in reused[1], "nothing rewritten: the test proves nothing"
+    afresh = Counter(Path(path).name for path in analyses)
+    # helpers.py changes: its last pass took the last round's analysis, so the rules ran
+    # once fewer over it (the fixed-point run over its output is an analysis of its own).
+    assert with_reuse["helpers.py"] == afresh["helpers.py"] - 1
+
+
+def test_a_rewrite_whose_edits_were_told_something_else_is_built_afresh(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The edit builders ask the facts while they build, after the record was tested: the
+    record is tested again once the rewrite is built, and where an answer changed (here:
+    made to, for every rewrite built from a gather round's analysis) the file is analysed
+    and rewritten afresh."""
+    root = _project(tmp_path, HELPERS)
+    expected = _diff(root)
+    built: list[Any] = []  # the contexts whose edits were applied
+    reusing: list[bool] = []  # inside a rewrite from a gather round's analysis, built yet?
+    thrown: list[bool] = []  # one per rewrite built from a gather round's analysis
+    real_apply, real_holds = engine.apply_edits, Asked.holds_under
+    real_rewritten_from = engine.Pipeline._rewritten_from
+
+    def apply(*args: Any, **kwargs: Any) -> Any:
+        built.append(args[0])
+        if reusing:
+            reusing[-1] = True
+        return real_apply(*args, **kwargs)
+
+    def holds(self: Asked, book: FactBook) -> bool:
+        return real_holds(self, book) and not (reusing and reusing[-1])
+
+    def rewritten_from(*args: Any) -> Any:
+        reusing.append(False)
+        try:
+            return real_rewritten_from(*args)
+        finally:
+            if reusing.pop():
+                thrown.append(True)
+
+    monkeypatch.setattr(engine, "apply_edits", apply)
+    monkeypatch.setattr(Asked, "holds_under", holds)
+    monkeypatch.setattr(engine.Pipeline, "_rewritten_from", rewritten_from)
+    assert _diff(root) == expected
+    assert thrown, "no rewrite came from a gather round's analysis: the test proves nothing"
+    # Each rewrite built from a gather round's analysis was built again, afresh.
+    assert len(built) == len({context.path for context in built}) + len(thrown)

@@ -221,11 +221,35 @@ class Pipeline:
             early = self._kept(task) or self._unparsed(task, entry, store)
             if early is not None:
                 return early
+        if last is not None and self.mode.rewrites:
+            rewritten = self._rewritten_from(task, entry, *last)
+            if rewritten is not None:
+                return rewritten
+            last = None
         context, asked = last or self._analysis(task, entry)
         result = self._result(task, entry.data, entry.text, context, entry.source_facts)
         if self.kept is None or self.mode.rewrites:
             return result
         return replace(result, answered=self._book_answers().record(asked))
+
+    def _rewritten_from(
+        self, task: FileTask, entry: Loaded, context: RuleContext, asked: Asked
+    ) -> FileResult | None:
+        """The rewrite built from a gather round's analysis, where the facts' answers hold
+        for the edits too; None: analyse afresh.
+
+        The edit builders ask the facts again while they build (after the test in
+        :meth:`_last`); their questions land in the same record, so the record is tested
+        once more when the rewrite is built. Where an answer differs, this pass's facts
+        would have built something else: that rewrite (or its failure) is thrown away.
+        """
+        try:
+            result = self._result(task, entry.data, entry.text, context, entry.source_facts)
+        except RewriteError:
+            if asked.holds_under(self.facts):
+                raise
+            return None
+        return result if asked.holds_under(self.facts) else None
 
     def _last(self, entry: Loaded) -> tuple[RuleContext, Asked] | None:
         """The last gather round's analysis of ``entry``, where it holds for this pass.
@@ -233,12 +257,11 @@ class Pipeline:
         An analysis is a function of the tree and of the answers the facts gave its rules:
         where every question the last gather round's analysis asked gets the same answer
         from this pass's facts, that analysis is the one the rules would make again. A
-        rewriting pass analyses afresh: its edits ask the facts again as they are built,
-        after any test of the answers.
+        rewriting pass tests the answers once more after its edits are built
+        (:meth:`_rewritten_from`): the builders ask the facts as they build.
         """
         last = entry.last
-        reusable = self.gather or not self.mode.rewrites
-        if reusable and last is not None and last.asked.holds_under(self.facts):
+        if last is not None and last.asked.holds_under(self.facts):
             return last.context, last.asked
         return None
 
