@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from unsentinel.contracts import Contracts, Migration, emit_contracts
-from unsentinel.core import engine, runner
+from unsentinel.core import passes, runner
 from unsentinel.core.config import Config, Section
 from unsentinel.core.config import load_config as load_with_sections
 from unsentinel.core.defined import DefinedNames
@@ -286,7 +286,7 @@ def rewrite_source(
     chosen = suite(config)
     if rules is not None:
         chosen = Suite(tuple(rules), chosen.facts, chosen.emitters, chosen.sections)
-    return engine.rewrite_source(source, chosen, config, facts, path=path, module_name=module_name)
+    return passes.rewrite_source(source, chosen, config, facts, path=path, module_name=module_name)
 
 
 __all__ = [
