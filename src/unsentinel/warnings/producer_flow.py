@@ -3,9 +3,11 @@
 :class:`WarningProducer` follows values into warnings lists (appends, extends, list
 literals, keyword arguments, helper returns, test doubles) and hands each string to
 :class:`~unsentinel.warnings.rewrite.WarningRewriter`, which turns it into a ``Warning``.
-The two rules differ only in which strings they take. Which helpers return warnings (the
-gather pass's records) is :mod:`~unsentinel.warnings.helper_returns`; where what they return
-flows (``return`` statements, tuple slots, test doubles) is
+The two rules differ only in which strings they take. Which parts of a value are warnings
+(a literal's elements, both sides of ``or`` and ``+``) is
+:mod:`~unsentinel.warnings.elements`; which helpers return warnings (the gather pass's
+records) is :mod:`~unsentinel.warnings.helper_returns`; where what they return flows
+(``return`` statements, tuple slots, test doubles) is
 :mod:`~unsentinel.warnings.return_links`; where an appended local comes from is
 :mod:`~unsentinel.warnings.local_flow`; a value of unknown type blocking its group is
 :mod:`~unsentinel.warnings.unknown_values`.
@@ -24,7 +26,8 @@ from unsentinel.core.model import Action, Kind
 from unsentinel.core.reach import outside_package
 from unsentinel.core.syntax import last_name, string_value
 from unsentinel.warnings.carriers import FileCarriers
-from unsentinel.warnings.facts import LIST_SHAPES, WarningShape
+from unsentinel.warnings.elements import ElementWalk
+from unsentinel.warnings.facts import LIST_SHAPES
 from unsentinel.warnings.flow import is_empty
 from unsentinel.warnings.graph import (
     Carrier,
@@ -36,7 +39,6 @@ from unsentinel.warnings.graph import (
 from unsentinel.warnings.helper_returns import (
     APPENDERS,
     GROWERS,
-    NOT_HELPERS,
     HelperReturns,
     is_helper_name,
 )
@@ -51,7 +53,7 @@ from unsentinel.warnings.strings import is_stringish, text_marker
 from unsentinel.warnings.unknown_values import block_unknown
 
 
-class WarningProducer(WarningRewriter):
+class WarningProducer(ElementWalk, WarningRewriter):
     """Finds where warnings flow; ``WarningRewriter`` turns each string into a Warning.
 
     The two rules built on it differ only in ``sentinel_only``: which strings they take.
@@ -318,74 +320,6 @@ class WarningProducer(WarningRewriter):
     def visit_Return(self, node: cst.Return) -> None:
         self.return_links.link_return(node)
 
-    # -- candidates ----------------------------------------------------------------------
-    def _elements(self, expr: cst.BaseExpression, *, single: bool = False) -> None:
-        if _empty_list_call(expr):
-            return  # ``return list()``: an empty list, as ``[]`` is
-        if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
-            for element in expr.elements:
-                if not isinstance(element, cst.StarredElement):
-                    self._candidate(element.value)
-        elif isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
-            literal = _literal_iterable(expr)
-            if literal is not None:
-                self._elements(literal)
-            else:
-                self._candidate(expr.elt)
-        elif isinstance(expr, cst.IfExp):
-            self._elements(expr.body, single=single)
-            self._elements(expr.orelse, single=single)
-        elif isinstance(expr, cst.BooleanOperation) and isinstance(expr.operator, cst.Or):
-            self._elements(expr.left, single=single)  # ``warnings or ["default"]``: both
-            self._elements(expr.right, single=single)
-        elif not single and isinstance(expr, cst.BinaryOperation):
-            self._joined(expr)
-        elif single:
-            self._candidate(expr)
-        else:
-            self.helpers.record_call(expr, WarningShape.LIST)
-            if not (isinstance(expr, cst.Call) and last_name(expr.func) in NOT_HELPERS):
-                self._unless_known(expr)  # ``warnings += extra``: what is in ``extra``?
-
-    def _joined(self, expr: cst.BinaryOperation) -> None:
-        """``warnings + ["only the first 100 are shown"]``: a list joined to a list holds the
-        items of both, so the literal's strings are producers of the group like those of
-        ``warnings or ["default"]`` (before, the sum was a value of unknown type and held
-        the group). Any other operator makes something else of a list."""
-        if isinstance(expr.operator, cst.Add):
-            self._elements(expr.left)
-            self._elements(expr.right)
-        else:
-            self.helpers.record_call(expr, WarningShape.LIST)
-            self._unless_known(expr)
-
-    def _candidate(self, expr: cst.BaseExpression) -> None:
-        if isinstance(expr, cst.IfExp):
-            self._candidate(expr.body)
-            self._candidate(expr.orelse)
-        elif isinstance(expr, cst.Call) and _is_str_call(expr):
-            self._str_call(expr)
-        elif is_stringish(expr):
-            self._producer(expr)
-        elif isinstance(expr, cst.Name):
-            self.local_flow.follow(expr, self._into)
-        else:
-            self.helpers.record_call(expr, WarningShape.ITEM)
-            self._unless_known(expr)
-
-    def _str_call(self, call: cst.Call) -> None:
-        """What ``str(...)`` puts into the list. ``str(exc)`` is a new message, a producer
-        like a literal. ``str(w)`` or ``str(w.message)`` where ``w`` is an item of a
-        warnings list is the text of a warning that exists already (Python's
-        ``WarningMessage``, or one of ours), copied as a consumer copies it: no new warning,
-        the item itself is followed."""
-        value = call.args[0].value
-        item = value.value if isinstance(value, cst.Attribute) else value
-        if self.flow.shape(item) in (WarningShape.ITEM, WarningShape.DICT):
-            self._candidate(value)
-        else:
-            self._producer(call)
-
     def _producer(self, expr: cst.BaseExpression, source: cst.BaseExpression | None = None) -> None:
         """A string of a blocked group stays a string (reported ``skip``, naming why)."""
         stripped = self._strip(expr)
@@ -424,35 +358,6 @@ class WarningProducer(WarningRewriter):
 # -- small helpers --------------------------------------------------------------------
 
 
-def _literal_iterable(expr: cst.ListComp | cst.GeneratorExp) -> cst.BaseExpression | None:
-    """``[w for w in (a, b) if w]``: the literal tuple the element walks, if it is that."""
-    comp = expr.for_in
-    if (
-        comp.inner_for_in is None
-        and isinstance(expr.elt, cst.Name)
-        and isinstance(comp.target, cst.Name)
-        and comp.target.value == expr.elt.value
-        and isinstance(comp.iter, (cst.List, cst.Tuple))
-    ):
-        return comp.iter
-    return None
-
-
-def _is_str_call(expr: cst.BaseExpression) -> bool:
-    """``str(exc)``: the builtin always returns a string, so appending it is a message like
-    a literal (``reasons.append(str(exc))`` after a failed conversion). Before, it was a
-    value of unknown type and held its whole group. One positional argument, nothing else
-    (``str(raw, "utf-8")`` decodes bytes, still a string, but reads as something else)."""
-    return (
-        isinstance(expr, cst.Call)
-        and isinstance(expr.func, cst.Name)
-        and expr.func.value == "str"
-        and len(expr.args) == 1
-        and expr.args[0].keyword is None
-        and not expr.args[0].star
-    )
-
-
 def _joins_itself(node: cst.Assign) -> bool:
     """``reasons = "\\n - ".join(reasons)``: a list's name rebound to the text its own items
     join into. Nothing goes into the list (the join reads it, a consumer like any join);
@@ -468,15 +373,4 @@ def _joins_itself(node: cst.Assign) -> bool:
         and len(value.args) == 1
         and isinstance(value.args[0].value, cst.Name)
         and value.args[0].value.value == node.targets[0].target.value
-    )
-
-
-def _empty_list_call(expr: cst.BaseExpression) -> bool:
-    """``list()``: a new empty list, nothing in it (before, a value of unknown type that held
-    the group of every list it was returned into)."""
-    return (
-        isinstance(expr, cst.Call)
-        and isinstance(expr.func, cst.Name)
-        and expr.func.value == "list"
-        and not expr.args
     )
