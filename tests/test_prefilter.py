@@ -13,7 +13,7 @@ import unsentinel.registry
 from unsentinel.cli import main
 from unsentinel.core.config import Config
 from unsentinel.core.model import Mode, Status
-from unsentinel.core.prefilter import Prefilter, _anchors, shared_anchors
+from unsentinel.core.prefilter import Prefilter, _anchors, _by_part, holds_an_anchor, shared_anchors
 from unsentinel.registry import configured, enabled_rules, run
 
 pytestmark = pytest.mark.usefixtures("detector_rules")
@@ -233,6 +233,10 @@ def test_the_cover_never_turns_away_a_file_an_anchor_admits(
     anchors = _anchors(needles)
     cover = shared_anchors(anchors)
     assert all(any(part in anchor for part in cover) for anchor in anchors)
+    by_part = _by_part(anchors)
+    assert holds_an_anchor(data, by_part) == any(anchor in data for anchor in anchors)
     for anchor in anchors:  # each anchor planted in the data is found through the cover
-        planted = data + anchor + data
-        assert any(part in planted for part in cover)
+        assert holds_an_anchor(data + anchor + data, by_part)
+    for part, _held in by_part:  # a part alone is not an anchor
+        planted = data + part + data
+        assert holds_an_anchor(planted, by_part) == any(a in planted for a in anchors)

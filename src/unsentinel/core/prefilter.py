@@ -108,8 +108,7 @@ class Prefilter:
         self._config = config
         self._rules = [(rule, _compiled(rule.patterns(config))) for rule in rules]
         self._pattern = _compiled(p for rule, _ in self._rules for p in rule.patterns(config))
-        self._anchors = _anchors(n for rule, _ in self._rules for n in rule.needles(config))
-        self._cover = shared_anchors(self._anchors)
+        self._cover = _by_part(_anchors(n for rule, _ in self._rules for n in rule.needles(config)))
         self._names = frozenset(name for name in names if name.isidentifier())
         self._module_functions = frozenset(module_functions) & self._names
         self._name_bytes = tuple(sorted(name.encode() for name in self._names))
@@ -142,12 +141,7 @@ class Prefilter:
     def _matches_a_rule(self, data: bytes) -> bool:
         if self._pattern is None:
             return False
-        lowered = data.lower()
-        # Most files hold no anchor, and each absent one is a scan of the whole file: the
-        # cover's few scans turn most of them away before the anchors are each looked for.
-        if not any(part in lowered for part in self._cover):
-            return False
-        if not any(anchor in lowered for anchor in self._anchors):
+        if not holds_an_anchor(data.lower(), self._cover):
             return False
         return self._pattern.search(data) is not None
 
@@ -202,6 +196,29 @@ def _is_rare(part: bytes) -> bool:
 
 def _part_rank(part: bytes) -> tuple[bool, int, bytes]:
     return (_is_rare(part), len(part), part)
+
+
+Cover = tuple[tuple[bytes, tuple[bytes, ...]], ...]  # each part, with the anchors holding it
+
+
+def _by_part(anchors: tuple[bytes, ...]) -> Cover:
+    """Each part of :func:`shared_anchors` with the anchors that hold it."""
+    return tuple(
+        (part, tuple(anchor for anchor in anchors if part in anchor))
+        for part in shared_anchors(anchors)
+    )
+
+
+def holds_an_anchor(lowered: bytes, cover: Cover) -> bool:
+    """Does ``lowered`` hold one of the anchors ``cover`` was made of?
+
+    Most files hold none, and each absent anchor is a scan of the whole file: the parts'
+    few scans turn most files away, and a part found asks only the anchors holding it.
+    """
+    return any(
+        part in lowered and (anchors == (part,) or any(a in lowered for a in anchors))
+        for part, anchors in cover
+    )
 
 
 @cache
