@@ -87,6 +87,11 @@ def test_screened_out_files_have_nothing_for_libcst() -> None:
             id="a nested function",
         ),
         pytest.param("x = 1  # NOQA: UNS101\n", True, id="a directive in capitals"),
+        pytest.param('ok = r["status"] == "error"\n', True, id="a status read, tested"),
+        pytest.param('ok = r.get("status") != "error"\n', True, id="a status got, tested"),
+        pytest.param('ok = "error" in r\n', True, id="an error key looked for"),
+        pytest.param('if outcome == "error":\n    n += 1\n', False, id="a value of its own"),
+        pytest.param('ok = self.mode == "error"\n', False, id="an attribute of its own"),
     ],
 )
 def test_second_look(source: str, kept: bool) -> None:

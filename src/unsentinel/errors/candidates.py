@@ -38,10 +38,16 @@ def may_hold_error_dicts(tree: ast.Module) -> bool:
 
 def _checks_errors(node: ast.AST) -> bool:
     """A test a generic error check makes: ``x.get("status") == "error"``, ``"error" in x``,
-    ``x["ok"]``, ``x.get("error_type")`` (errors/generic_checks.py)."""
+    ``x["ok"]``, ``x.get("error_type")`` (errors/generic_checks.py).
+
+    ``"error"`` compared with a read by key (``x["status"]``, ``x.get("status")``) is one;
+    compared with anything else (``outcome == "error"``, ``mode == "error"``) it is a
+    value of the file's own, which no rule reads as an error dict's."""
     if isinstance(node, ast.Compare):
         operands = [node.left, *node.comparators]
-        if any(_key(operand) == "error" for operand in operands):
+        if any(_key(operand) == "error" for operand in operands) and any(
+            _read_by_key(operand) for operand in operands
+        ):
             return True
         membership = isinstance(node.ops[0], (ast.In, ast.NotIn))
         return membership and _checked_key(_key(node.left))
@@ -50,6 +56,19 @@ def _checks_errors(node: ast.AST) -> bool:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
         return node.func.attr == "get" and _checked_key(_key(node.args[0]))
     return False
+
+
+def _read_by_key(node: ast.expr) -> bool:
+    """``x["status"]`` or ``x.get("status")``: what the rules read of an error dict."""
+    if isinstance(node, ast.Subscript):
+        return _key(node.slice) is not None
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get"
+        and bool(node.args)
+        and _key(node.args[0]) is not None
+    )
 
 
 def _checked_key(key: str | None) -> bool:
