@@ -55,7 +55,9 @@ _REFERENCE = re.compile(
 
 
 def _reference(data: bytes) -> DefinedNames | None:
-    functions, classes, methods = set(), set(), set()
+    functions: set[str] = set()
+    classes: set[str] = set()
+    methods: set[str] = set()
     for indent, is_def, raw in _REFERENCE.findall(data):
         name = raw.decode("utf-8", "replace")
         if name.isidentifier():
@@ -93,4 +95,8 @@ def test_definitions_at_the_start_of_a_line(
     data: bytes, functions: set[str], classes: set[str], methods: set[str]
 ) -> None:
     found = DefinedNames.from_source(data) or DefinedNames()
-    assert (found.functions, found.classes, found.methods) == (functions, classes, methods)
+    assert (set(found.functions), set(found.classes), set(found.methods)) == (
+        functions,
+        classes,
+        methods,
+    )
