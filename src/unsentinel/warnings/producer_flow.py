@@ -140,7 +140,13 @@ class WarningProducer(ElementWalk, WarningRewriter):
         self.return_links.link_test_double(node)
         func = node.func
         self.returned_dicts.got_by_key(node)
-        if isinstance(func, cst.Attribute) and self._is_list_of_warnings(func.value):
+        # Only a method that grows a list can put a warning in one: the receiver of any
+        # other (``self.save()``, ``path.read_text()``) is not asked what it holds.
+        if (
+            isinstance(func, cst.Attribute)
+            and func.attr.value in GROWERS
+            and self._is_list_of_warnings(func.value)
+        ):
             self._grown(node, func.attr.value, self.carriers.of(func.value))
         elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Subscript):
             self._added_to_a_key(node, func)
