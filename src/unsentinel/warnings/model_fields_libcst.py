@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from unsentinel.core.syntax import last_name
 from unsentinel.warnings.facts import MODEL_BASES
 
 
@@ -24,9 +25,9 @@ def model_fields_by_libcst(data: bytes) -> tuple[tuple[str, tuple[str, ...]], ..
 
     class _Models(cst.CSTVisitor):
         def visit_ClassDef(self, node: cst.ClassDef) -> None:
-            bases = {_cst_name(arg.value) for arg in node.bases}
+            bases = {last_name(arg.value) for arg in node.bases}
             decorators = {
-                _cst_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator)
+                last_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator)
                 for d in node.decorators
             }
             if bases & MODEL_BASES or "dataclass" in decorators:
@@ -34,14 +35,6 @@ def model_fields_by_libcst(data: bytes) -> tuple[tuple[str, tuple[str, ...]], ..
 
     module.visit(_Models())
     return tuple(found)
-
-
-def _cst_name(node: cst.CSTNode) -> str:
-    if isinstance(node, cst.Attribute):
-        return node.attr.value
-    if isinstance(node, cst.Name):
-        return node.value
-    return ""
 
 
 def _cst_annotated_names(node: cst.ClassDef) -> tuple[str, ...]:
