@@ -275,3 +275,23 @@ def test_which_expected_string_names_a_migrated_message(
     template = message_template(cst.parse_expression(message))
     untraced = Untraced(left_alone=True, templates=frozenset({template} if template else ()))
     assert untraced.follows([Expected(text, whole=whole)]) is follows
+
+
+def test_whether_another_file_leaves_a_dict_alone_is_asked_only_when_it_decides() -> None:
+    """The gathered facts are asked whether some other file leaves an error dict as it is
+    only where the answer decides (a first gather round cannot know it yet): not where this
+    file leaves one alone itself, nor for a response that may come from any function."""
+    from unsentinel.errors.untraced import Expected, Untraced
+
+    asked: list[bool] = []
+
+    def elsewhere() -> bool:
+        asked.append(True)
+        return False
+
+    expected = [Expected("missing item", whole=True)]
+    assert not Untraced(left_alone=True, elsewhere=elsewhere).follows(expected)
+    assert not Untraced(elsewhere=elsewhere).follows(expected, any_function=True)
+    assert asked == []
+    assert Untraced(elsewhere=elsewhere).follows(expected)
+    assert asked == [True]

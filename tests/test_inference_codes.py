@@ -315,3 +315,31 @@ def test_a_rerun_keeps_the_module_s_constant_for_a_reworded_slug(
     result = run([tmp_path], load_config((tmp_path,)), Mode.CHECK, jobs=1, cache=False)
     [found] = [r for r in result.results if r.path == "prices.py"]
     assert [s.code.value for s in found.sites if s.code] == ["PRICES_UNFETCHED"]
+
+
+def test_settled_codes_name_only_what_a_templates_own_words_would_not(tmp_path: Path) -> None:
+    """The facts keep a template's code only where it is not the one its own words name
+    (a code a human kept in the module, a template with no words): a first gather round,
+    told no codes yet, asks the same question and gets the same answer for the rest."""
+    from unsentinel.warnings.facts import WarningFacts
+    from unsentinel.warnings.inference.code import entity_nouns, own_code
+    from unsentinel.warnings.settings import warning_settings
+
+    (tmp_path / "pyproject.toml").write_text("[tool.unsentinel]\n", encoding="utf-8")
+    config = load_config((tmp_path,))
+    module = tmp_path / warning_settings(config).codes_module
+    module.parent.mkdir(parents=True, exist_ok=True)
+    module.write_text('PRICE_NOT_POSITIVE = "price_positive"\n', encoding="utf-8")
+    templates = (
+        Template("Quantity must be positive, got {}", ""),
+        Template("Price must be positive", ""),  # the module's constant names it
+        Template("{}", ""),  # no words of its own
+    )
+    settled = WarningFacts(templates=templates).settle(config)
+    assert dict(settled.codes) == {"Price must be positive": "PRICE_NOT_POSITIVE", "{}": "WARNING"}
+    # What a site is told is what it was before: the settled code, else its own name.
+    expected, _ = assign_codes(templates, {"PRICE_NOT_POSITIVE": "price_positive"})
+    nouns = entity_nouns(config)
+    for template in templates:
+        told = settled.codes.get(template.text) or own_code(template.text, nouns)
+        assert told == expected[template.text]

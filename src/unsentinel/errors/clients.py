@@ -70,8 +70,14 @@ class ClientFinder:
     ) -> None:
         """Migrate the readers of ``producers``' results; report those of ``held`` ones."""
         index = self.nodes
-        aliases = aliases_of(index, function)
-        bound = self._bound(index.within(cst.Assign, function), producers | held, aliases)
+        calls = [
+            (node, value)
+            for node in index.within(cst.Assign, function)
+            if isinstance(value := result_call(node.value), cst.Call)
+        ]
+        if not calls:
+            return  # no response is kept here (nor its aliases worked out)
+        bound = self._bound(calls, producers | held, aliases_of(index, function))
         if not bound:
             return
         reads = [
@@ -91,14 +97,16 @@ class ClientFinder:
 
     # -- collecting ---------------------------------------------------------------------
     def _bound(
-        self, assigns: list[cst.Assign], producers: frozenset[str], aliases: Aliases
+        self,
+        calls: list[tuple[cst.Assign, cst.Call]],
+        producers: frozenset[str],
+        aliases: Aliases,
     ) -> dict[str, str]:
         """Variables holding the response of a call to an error-returning function (called
-        by its name, or through a local alias of it)."""
+        by its name, or through a local alias of it), of the assignments of a call."""
         bound: dict[str, str] = {}
-        for node in assigns:
-            value = result_call(node.value)
-            if not isinstance(value, cst.Call) or aliases.callee(value) not in producers:
+        for node, value in calls:
+            if aliases.callee(value) not in producers:
                 continue
             named = aliases.target(value.func.value) if isinstance(value.func, cst.Name) else None
             callee = self.context.code_for(named or value.func)

@@ -106,18 +106,19 @@ class ErrorGroups:
         bindings = self.context.shared(LocalBindings)
         notes = self.context.shared(ErrorNotes)
         gathered = self.context.facts.get(ErrorFacts)
-        held = gathered.held_functions | frozenset(notes.held_functions)
-        candidates = gathered.error_functions | gathered.forwarders
-        candidates |= frozenset(notes.error_functions)
+        # This file's own functions first: where it has producers, the facts are not asked
+        # whether other files have any (an answer the first gather round cannot know).
+        held = frozenset(notes.held_functions) | gathered.held_functions
+        candidates = frozenset(notes.error_functions) | gathered.error_functions
+        candidates |= gathered.forwarders
         producers = candidates - held
-        # ``producers or held``, asked of the sets the difference is made of: the facts then
-        # answer whether each is empty, not which functions they name (core/asked.py).
-        any_producer = bool(held) or bool(candidates)
         facts = self.context.facts
         ours = callable_here(facts.get(DefinedNames), self.context.text)
         templates = gathered.message_templates | frozenset(notes.message_templates)
         kept = gathered.kept_templates | frozenset(notes.kept_templates)
-        untraced = Untraced(gathered.left_alone or notes.left_alone, templates, kept)
+        untraced = Untraced(
+            notes.left_alone, templates, kept, elsewhere=lambda: gathered.left_alone
+        )
         tests = ConsumerFinder(self.rule, self.context, index, producers, held, ours, untraced)
         clients = ClientFinder(self.rule, self.context, index)
         functions: list[cst.FunctionDef | None] = [None]
@@ -157,8 +158,9 @@ class ErrorGroups:
                     for callee in returned_callees(bindings, function)
                     if callee in MODEL_DUMPS or may_be_defined(self.context.facts, callee)
                 }
-            if any_producer:
-                clients.scan(function, producers, held)
+            # Asked callee by callee (core/asked.py): not whether the repository has any
+            # producer, which a first gather round cannot know.
+            clients.scan(function, producers, held)
 
     def changes(self, node: cst.CSTNode, keys: tuple[str, ...]) -> None:
         """The top-level keys of this error dict the envelope changes (for the code that

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import libcst as cst
 
@@ -78,14 +78,17 @@ class Expected:
 class Untraced:
     """What a reader whose producer cannot be traced is judged by (from the gather pass)."""
 
-    left_alone: bool = False  # some error-looking dict of the run stays as it is
+    left_alone: bool = False  # some error-looking dict of this file stays as it is
     templates: frozenset[str] = frozenset()  # of the migrated messages
     kept: frozenset[str] = frozenset()  # of the messages of the dicts left as they are
+    # Does one of another file? Asked only where a reader needs it: the gathered facts
+    # answer it, and an analysis that never asked holds whatever the answer.
+    elsewhere: Callable[[], bool] = field(default=lambda: False, compare=False)
 
     def follows(self, expected: Iterable[Expected], *, any_function: bool = False) -> bool:
         """May a reader expecting these strings follow the migrated producers?
         ``any_function``: the response may come from any function the repository defines."""
-        if not self.left_alone and not any_function:
+        if not any_function and not self.left_alone and not self.elsewhere():
             return True
         return self.named(expected) is not None
 

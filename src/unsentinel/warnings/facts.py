@@ -26,7 +26,7 @@ from unsentinel.warnings.graph import (
     carrier_name,
     settle_blocked,
 )
-from unsentinel.warnings.inference.code import Template, assign_codes, entity_nouns
+from unsentinel.warnings.inference.code import Template, assign_codes, entity_nouns, own_code
 from unsentinel.warnings.settings import warning_settings
 
 if TYPE_CHECKING:
@@ -136,7 +136,8 @@ class WarningFacts:
     constant_leftovers: frozenset[str] = (
         frozenset()
     )  # sentinel constants used where we can't migrate
-    codes: Mapping[str, str] = field(default_factory=dict)  # template text -> constant name
+    # template text -> constant name, where it is not :func:`own_code`'s (settled)
+    codes: Mapping[str, str] = field(default_factory=dict)
     code_values: Mapping[str, str] = field(default_factory=dict)  # constant name -> value
     links: frozenset[Link] = frozenset()
     blockers: frozenset[Blocker] = frozenset()
@@ -207,7 +208,11 @@ class WarningFacts:
 
     def settle(self, config: Config) -> WarningFacts:
         """One code per template, repository-wide; codes a human kept in the module win."""
-        codes, values = assign_codes(self.templates, existing_codes(config), entity_nouns(config))
+        nouns = entity_nouns(config)
+        codes, values = assign_codes(self.templates, existing_codes(config), nouns)
+        # Only the codes a template's own words would not name: where the settled one is
+        # that name (most), an analysis told no code (a first gather round) holds.
+        codes = {text: name for text, name in codes.items() if name != own_code(text, nouns)}
         # Connected groups with a blocker stay as they are; the constants their producers
         # spell stay in use.
         read = {

@@ -165,8 +165,8 @@ class WarningProducer(ElementWalk, WarningRewriter):
                 self._sink((FieldCarrier(keyword), *param), arg.value)
             elif (
                 callee
+                and isinstance(arg.value, (cst.List, cst.Tuple))  # else the facts go unasked
                 and self.facts.takes_warnings(callee, key)
-                and isinstance(arg.value, (cst.List, cst.Tuple))
             ):
                 # A literal list handed to a helper that takes warnings (often in tests).
                 self._sink(param, arg.value)

@@ -419,6 +419,17 @@ def _unique_slug(text: str, used: Mapping[str, str], nouns: frozenset[str]) -> s
     return f"{base}_{number}"
 
 
+_LETTERS = re.compile(r"[A-Za-z]{2,}")  # a word of its own to name a template by
+
+
+def own_code(template: str, nouns: frozenset[str]) -> str | None:
+    """The constant a template's own words name, before the repository's other templates
+    are known (None: it has no literal words)."""
+    if _LETTERS.search(template.replace("{}", "")) is None:
+        return None
+    return constant_name(slug_for(template, nouns=nouns))
+
+
 def entity_nouns(config: Config) -> frozenset[str]:
     """The generic entity nouns plus the project's own (``entity-nouns``)."""
     return GENERIC_ENTITY_NOUNS | {noun.lower() for noun in warning_settings(config).entity_nouns}

@@ -29,6 +29,7 @@ from unsentinel.warnings.inference.code import (
     code_confidence,
     constant_name,
     entity_nouns,
+    own_code,
     slug_for,
 )
 from unsentinel.warnings.inference.field_path import (
@@ -236,9 +237,7 @@ def site_code(
     """The code of a message ``template``: the one the gather pass settled for it, else
     its own slug, else (no literal words) the name of the ``function`` it is made in."""
     nouns = entity_nouns(config)
-    known = repository.codes.get(template)
-    if known is None and re.search(r"[A-Za-z]{2,}", template.replace("{}", "")):
-        known = constant_name(slug_for(template, nouns=nouns))
+    known = repository.codes.get(template) or own_code(template, nouns)
     if known is not None:
         # Measured on real code, even subject + condition slugs match a person's name
         # for the situation about one time in four: a code is a suggestion, always low.
