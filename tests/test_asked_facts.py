@@ -389,3 +389,44 @@ def test_a_rewrite_whose_edits_were_told_something_else_is_built_afresh(
     assert thrown, "no rewrite came from a gather round's analysis: the test proves nothing"
     # Each rewrite built from a gather round's analysis was built again, afresh.
     assert len(built) == len({context.path for context in built}) + len(thrown)
+
+
+# -- the first round is told what the bytes say -------------------------------------------
+
+# An error dict producer: the facts learn of it in the first round.
+API = """\
+def fetch(item: str) -> dict[str, object]:
+    if not item:
+        return {"success": False, "error": "missing item"}
+    return {"success": True, "item": item}
+"""
+# Calls no producer and asks about no helper: what it asks (a message's code, a call it
+# keeps the result of) the first round answers as the last pass does.
+ALONE = """\
+class Reply:
+    warnings: list[str]
+
+
+def build(order: dict[str, str], reply: Reply) -> None:
+    total = len(order)
+    if not total:
+        reply.warnings.append("BLOCK: the order has no lines")
+"""
+
+
+def test_a_file_asking_nothing_the_rounds_learn_is_analysed_once(
+    tmp_path: Path, analyses: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first gather round is told what every file's bytes say (with the gathered flag
+    the last pass has), and its questions are narrow: whether the repository has any error
+    producer is not one (each callee is asked about), nor the code settled for a message
+    whose own words name it. Its analysis is the last pass's."""
+    (tmp_path / "api.py").write_text(API, encoding="utf-8")
+    (tmp_path / "alone.py").write_text(ALONE, encoding="utf-8")
+    reused = _check(tmp_path)
+    assert "UNS501" in reused and "UNS101" in reused, "the rules found nothing: proves nothing"
+    once = Counter(Path(path).name for path in analyses)
+    assert once["alone.py"] == 1
+    analyses.clear()
+    _never_reused(monkeypatch)
+    assert reused == _check(tmp_path)

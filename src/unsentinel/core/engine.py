@@ -59,6 +59,7 @@ class Pipeline:
         mode: Mode,
         *,
         gather: bool = False,
+        analyse: bool = True,
         screen: bool = True,
         kept: Mapping[Path, Sequence[Kept]] | None = None,
     ) -> None:
@@ -67,6 +68,9 @@ class Pipeline:
         self.facts = facts
         self.mode = mode
         self.gather = gather  # collect cross-file facts only
+        # False (a gather pass only): load each file and give the facts of its bytes; the
+        # rules read it in the rounds after, told what every file's bytes say.
+        self.analyse = analyse
         # False: every file that parses goes to the rules (``check --no-prefilter``, which
         # proves the prefilter sound: it must not change a single finding).
         self.screen = screen
@@ -112,6 +116,8 @@ class Pipeline:
                 store.entries[task.path] = entry
         if isinstance(entry, FileResult):
             return entry if self.gather else replace(entry, facts=())
+        if not self.analyse:
+            return FileResult(task.display, Status.PARSED, facts=entry.source_facts)
         last = self._last(entry)
         if last is None:
             early = self._kept(task) or self._unparsed(task, entry, store)

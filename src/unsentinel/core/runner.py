@@ -253,10 +253,20 @@ def _gather(
     leaves alone keeps what it uses (a sentinel constant) in use. A later round revisits
     only parsed files that mention a function whose facts changed (the lanes test the
     mention on the bytes they hold), and the rounds stop as soon as nothing changes.
+    Without the cache a reading pass comes first (:func:`_read`); a cached check's first
+    round starts from nothing, as the packs it keeps are keyed.
     """
-    facts: FactBook | None = _with_decisions(FactBook(), options.decisions)
+    start = _with_decisions(FactBook(), options.decisions)
+    facts: FactBook | None = start
     results: dict[Path, FileResult] = {}
     pending: list[FileTask] = list(tasks)
+    if memo is None:
+        # The first round's rules are told what every file's bytes say (the names the
+        # repository defines, its models' fields), as the last pass will be: where the
+        # rounds after learn nothing a file asks about, its first analysis is its last.
+        results = _read(tasks, config, suite, workers, options, start)
+        facts = _with_decisions(merge_results(suite, config, results.values()), options.decisions)
+        pending = [task for task in tasks if results[task.path].status is Status.PARSED]
     names: frozenset[str] | None = None  # None: the first round, every file
     for number in range(GATHER_ROUNDS):
         stamp = memo.stamp(number, facts, names) if memo is not None else None
@@ -298,7 +308,10 @@ def _gather(
         else:
             assert facts is not None  # only a cached round leaves them unread
             merged = merge_results(suite, config, results.values())
-            changed = changed_functions(facts, merged)
+            # After the first round, what changed since nothing was known: the prefilter
+            # screened every file knowing nothing, so a name the bytes' facts (or the
+            # tests' data) made known must bring back the files that spell it.
+            changed = changed_functions(start if names is None else facts, merged)
             again = bool(changed & merged.function_names())
         facts = _with_decisions(merged, options.decisions) if merged is not None else None
         if not changed:
@@ -311,6 +324,23 @@ def _gather(
         ]
         names = frozenset(changed)
     return Gathered(facts, results)
+
+
+def _read(
+    tasks: Sequence[FileTask],
+    config: Config,
+    suite: Suite,
+    workers: Workers,
+    options: RunOptions,
+    facts: FactBook,
+) -> dict[Path, FileResult]:
+    """Every file loaded where it will be worked (read, prefiltered, parsed), with the
+    facts of its bytes: what the first gather round's rules are told."""
+    pipeline = Pipeline(
+        *(config, suite, facts, Mode.CHECK), gather=True, analyse=False, screen=options.screen
+    )
+    found = _complete(workers.map(tasks, pipeline, options.progress, "Reading"))
+    return {task.path: result for task, result in zip(tasks, found, strict=True)}
 
 
 _PARSED = frozenset({Status.PARSED})
