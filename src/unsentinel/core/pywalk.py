@@ -26,3 +26,21 @@ def walk(tree: ast.AST) -> Iterator[ast.AST]:
             elif isinstance(value, list):
                 todo.extend(item for item in value if isinstance(item, ast.AST))
         yield node
+
+
+# What a statement can be held by: a body, a handler's, a case's (never an expression).
+_HOLDS_STATEMENTS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
+def statements(tree: ast.AST) -> Iterator[ast.AST]:
+    """The nodes :func:`walk` yields that are no expression nor inside one (``tree``, its
+    statements and the handlers and cases that hold them), in the same order: where only
+    statements matter (a class definition), most of a module's nodes are never visited."""
+    todo = deque([tree])
+    while todo:
+        node = todo.popleft()
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                todo.extend(item for item in value if isinstance(item, _HOLDS_STATEMENTS))
+        yield node

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from unsentinel.core.pywalk import walk
+from unsentinel.core.pywalk import statements
 from unsentinel.warnings.graph import (
     Blocker,
     Carrier,
@@ -328,7 +328,7 @@ def model_fields(data: bytes) -> tuple[tuple[str, tuple[str, ...]], ...]:
         return ()
     return tuple(
         (node.name, _annotated_names(node))
-        for node in walk(tree)
+        for node in statements(tree)  # a class is a statement: no expression is visited
         if isinstance(node, ast.ClassDef) and _is_model(node)
     )
 
