@@ -482,7 +482,8 @@ def test_a_prefiltered_file_is_not_read_again_for_a_name_it_only_spells(
     """A file the prefilter stopped comes back in a later round only if it calls a function
     the facts have just learned about. Once a round has parsed it with ``ast``, what it
     calls is kept: a round learning about ``request`` does not read and parse again a file
-    that only spells ``urllib.request``."""
+    whose code only spells ``urllib.request`` (its comment spells a call: the bytes alone
+    cannot tell)."""
     import unsentinel.core.engine as engine
     import unsentinel.core.regather as regather
     from unsentinel.core.config import Config
@@ -494,7 +495,8 @@ def test_a_prefiltered_file_is_not_read_again_for_a_name_it_only_spells(
     from unsentinel.registry import load_config, suite
 
     (tmp_path / "client.py").write_text(
-        "import urllib.request\n\ndef fetch(url):\n    return urllib.request.urlopen(url)\n"
+        "import urllib.request\n\n# not the request() of the API\n"
+        "def fetch(url):\n    return urllib.request.urlopen(url)\n"
     )
     config = load_config((tmp_path,))
     task = FileTask(tmp_path / "client.py", "client.py", "client")
@@ -517,3 +519,40 @@ def test_a_prefiltered_file_is_not_read_again_for_a_name_it_only_spells(
     assert again is not None and again.status is Status.PREFILTERED
     assert later.regather(task, store, names) is None  # what it calls is known now
     assert len(reads) == 1
+
+
+def test_a_prefiltered_file_that_only_spells_a_name_is_never_parsed_for_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the bytes show no call of a function the facts name (``urllib.request`` is
+    an attribute read, never ``request(...)``), a later round reads the file and leaves it
+    without parsing it at all."""
+    import unsentinel.core.engine as engine
+    from unsentinel.core.engine import Pipeline
+    from unsentinel.core.facts import FactBook
+    from unsentinel.core.model import FileTask, Mode, Status
+    from unsentinel.core.store import FileStore
+    from unsentinel.errors.facts import ErrorFacts
+    from unsentinel.registry import load_config, suite
+
+    (tmp_path / "client.py").write_text(
+        "import urllib.request\n\ndef fetch(url):\n    return urllib.request.urlopen(url)\n"
+    )
+    config = load_config((tmp_path,))
+    task = FileTask(tmp_path / "client.py", "client.py", "client")
+    store = FileStore()
+    first = Pipeline(config, suite(config), FactBook(), Mode.CHECK, gather=True)
+    assert first.process(task, store).status is Status.PREFILTERED
+    knows = FactBook({ErrorFacts: ErrorFacts(error_functions=frozenset({"request"}))})
+    later = Pipeline(config, suite(config), knows, Mode.CHECK, gather=True)
+    parses: list[bytes] = []
+    real = engine.python_parse
+
+    def counting(data: bytes) -> Any:
+        parses.append(data)
+        return real(data)
+
+    monkeypatch.setattr(engine, "python_parse", counting)
+    assert later.prefilter.spells_fact_name(task.path.read_bytes())  # it does spell it
+    assert later.regather(task, store, frozenset({"request"})) is None
+    assert parses == []

@@ -240,3 +240,56 @@ def test_the_cover_never_turns_away_a_file_an_anchor_admits(
     for part, _held in by_part:  # a part alone is not an anchor
         planted = data + part + data
         assert holds_an_anchor(planted, by_part) == any(a in planted for a in anchors)
+
+
+# -- a fact name called, read off the bytes -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "called"),
+    [
+        pytest.param(b"r = check(form)\n", True, id="a call"),
+        pytest.param(b"r = self.check (form)\n", True, id="a space before it"),
+        pytest.param(b"r = (check  # why\n     (form))\n", True, id="a comment before it"),
+        pytest.param(b"r = check \\\n(form)\n", True, id="a continued line"),
+        pytest.param(b"r = ((check))(form)\n", True, id="a parenthesised callee"),
+        pytest.param(b"print(form.check)\n", False, id="an argument"),
+        pytest.param(b"def check[T](x: T) -> T:\n    return x\n", True, id="a generic def"),
+        pytest.param(b"from forms import check as run_check\n", True, id="renamed"),
+        pytest.param(b"import forms.check as c\n", True, id="a module renamed"),
+        pytest.param(b"x = check + 1\nprint(x.check)\n", False, id="only read"),
+        pytest.param(b"checks = checkas = recheck(1)\n", False, id="another word"),
+        pytest.param(b"# check(form)\n", True, id="a comment (a yes is only a maybe)"),
+    ],
+)
+def test_a_call_of_a_fact_name_is_read_off_the_bytes(data: bytes, called: bool) -> None:
+    """A file whose bytes spell a function the facts name is parsed only where they may
+    call it (define it, or import it under another name): what the second look would ask
+    of Python's parse, a necessary condition read off the bytes."""
+    config = Config()
+    prefilter = Prefilter(enabled_rules(config), config, {"check"})
+    assert prefilter.may_call_a_fact_name(data) is called
+
+
+STDLIB = Path(__import__("sysconfig").get_paths()["stdlib"])
+
+
+@pytest.mark.parametrize(
+    "name", ["argparse.py", "typing.py", "unittest/case.py", "test/test_grammar.py", "ast.py"]
+)
+def test_every_name_a_module_calls_is_called_in_its_bytes(name: str) -> None:
+    """Soundness on real modules: every function ``CallNames`` says a module calls
+    (keeps the result of), defines or imports renamed, its bytes may call too."""
+    import ast
+
+    from unsentinel.core.prefilter import CallNames
+
+    data = (STDLIB / name).read_bytes()
+    calls = CallNames.of(ast.parse(data))
+    names = {n for n in (*calls.bare, *calls.attributes) if n.isidentifier() and n.isascii()}
+    assert len(names) > 20
+    config = Config()
+    for called in sorted(names):
+        prefilter = Prefilter(enabled_rules(config), config, {called})
+        assert calls.spells_any(frozenset({called}))
+        assert prefilter.may_call_a_fact_name(data), called

@@ -244,7 +244,10 @@ class Pipeline:
         source_facts = store.source_facts.pop(task.path, None)
         if source_facts is None:
             source_facts = facts_of_source(self.suite, data) if self.gather else ()
-        if self.screen and not self.prefilter.may_match(data):
+        # The first look, in two halves: a rule's pattern, else a call of a function the
+        # facts name (a file that only spells one is not parsed to learn it calls none).
+        any_rule = self.screen and self.prefilter.matches_a_rule(data)
+        if self.screen and not any_rule and not self.prefilter.may_call_a_fact_name(data):
             return FileResult(task.display, Status.PREFILTERED, facts=source_facts)
         try:
             text, _encoding = decode_source(data)
@@ -253,7 +256,9 @@ class Pipeline:
         tree, too_deep = python_parse(data)
         if too_deep is not None:
             return failed_result(task, too_deep, source_facts, lasting=True)
-        look = self.prefilter.second_look(data, tree) if self.screen and tree is not None else None
+        look = None
+        if self.screen and tree is not None:
+            look = self.prefilter.second_look(data, tree, any_rule=any_rule)
         if look is not None and not look.candidates:
             # Python's own parser shows no code any rule could act on (the words were in
             # comments, docstrings or module names): LibCST is never asked.

@@ -128,6 +128,17 @@ class Prefilter:
             name in data and whole_word(name).search(data) is not None for name in self._name_bytes
         )
 
+    def may_call_a_fact_name(self, data: bytes) -> bool:
+        """May the code call, define or import under another name a function the facts
+        name (what :meth:`CallNames.spells_any` asks of Python's parse)? Read off the bytes:
+        such a name is followed by a parenthesis or a bracket, or by ``as``. A no is
+        certain where the bytes are ASCII; elsewhere ``ast`` may spell a name otherwise."""
+        if not data.isascii():
+            return self.spells_fact_name(data)
+        return any(
+            name in data and called_word(name).search(data) is not None for name in self._name_bytes
+        )
+
     def may_match(self, data: bytes) -> bool:
         """First look, on the bytes: does any rule's pattern occur at all?
 
@@ -136,21 +147,26 @@ class Prefilter:
         A pattern only ever matches where one of its rule's needles occurs, so a file
         without any needle (ignoring case) cannot match.
         """
-        return self._matches_a_rule(data) or self.spells_fact_name(data)
+        return self.matches_a_rule(data) or self.spells_fact_name(data)
 
-    def _matches_a_rule(self, data: bytes) -> bool:
+    def matches_a_rule(self, data: bytes) -> bool:
+        """Does any rule's pattern occur in the bytes (the first look without the facts)?"""
         if self._pattern is None:
             return False
         if not holds_an_anchor(data.lower(), self._cover):
             return False
         return self._pattern.search(data) is not None
 
-    def second_look(self, data: bytes, tree: ast.Module) -> SecondLook:
+    def second_look(self, data: bytes, tree: ast.Module, *, any_rule: bool = True) -> SecondLook:
         """Second look, on Python's own parse: could a rule whose pattern occurs act here,
         or does the code (not a comment or a docstring) spell a function the facts name?
         What the code calls, where that was read to decide, comes with the answer: a later
-        gather round asks it again when the facts learn about more functions."""
-        if any(
+        gather round asks it again when the facts learn about more functions.
+
+        ``any_rule`` False: the first look found no rule's pattern in the bytes (a fact name
+        let the file through), so the rules' patterns are not searched again.
+        """
+        if any_rule and any(
             pattern is not None and pattern.search(data) and rule.refine(data, tree, self._config)
             for rule, pattern in self._rules
         ):
@@ -174,6 +190,16 @@ def _compiled(patterns: Iterable[bytes]) -> re.Pattern[bytes] | None:
 def whole_word(name: bytes) -> re.Pattern[bytes]:
     """``name`` as a word on its own in a file's bytes."""
     return re.compile(rb"(?<!\w)" + re.escape(name) + rb"(?!\w)")
+
+
+@cache
+def called_word(name: bytes) -> re.Pattern[bytes]:
+    """``name`` as a word on its own where a call, a ``def`` or a renaming import may
+    spell it: before an opening parenthesis or bracket (``f(x)``, ``def f[T](``, also after
+    closing ones: ``(f)(x)``) or ``as`` (``import f as g``), with spaces, comments and line
+    continuations between."""
+    between = rb"(?:\s|\\\n|#[^\n]*\n|\))*"
+    return re.compile(rb"(?<!\w)" + re.escape(name) + rb"(?!\w)" + between + rb"(?:[(\[]|as(?!\w))")
 
 
 def _anchors(needles: Iterable[bytes]) -> tuple[bytes, ...]:

@@ -51,7 +51,7 @@ def _prefiltered(
     if calls is not None and not prefilter.admits(calls):
         return None  # what it calls, read in an earlier round, names none of them
     read = read_source(task, pipeline.config)
-    if isinstance(read, FileResult) or not prefilter.spells_fact_name(read):
+    if isinstance(read, FileResult) or not prefilter.may_call_a_fact_name(read):
         return None
     earlier = store.entries.pop(task.path)
     store.seeded[task.path] = read
