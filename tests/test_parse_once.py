@@ -26,6 +26,10 @@ from libcst.metadata import CodeRange
 import unsentinel.core.pool as pool
 import unsentinel.core.runner as runner
 from unsentinel.cli import main
+from unsentinel.core.engine import Pipeline
+from unsentinel.core.facts import FactBook
+from unsentinel.core.model import FileResult, FileTask, Mode, Status
+from unsentinel.core.store import FileStore
 
 # helpers.py's facts change in the first gather round (``note`` turns out to take a
 # warnings list), so the gather pass runs a second round over the files that call it.
@@ -357,11 +361,7 @@ def test_a_later_round_reads_a_module_again_for_its_own_locals(project: Path) ->
     """A local's group that became blocked concerns the module holding the local alone: the
     changed names carry a token for that module (no code spells it), not the function's
     name, which every module defining an ``__init__`` or a ``check`` spells."""
-    from unsentinel.core.engine import Pipeline
-    from unsentinel.core.facts import FactBook
     from unsentinel.core.gather import module_token
-    from unsentinel.core.model import FileTask, Mode
-    from unsentinel.core.store import FileStore
     from unsentinel.registry import load_config, suite
     from unsentinel.warnings.graph import LocalCarrier, carrier_name
 
@@ -476,6 +476,24 @@ def test_positions_one_statement_at_a_time_are_the_whole_modules(name: str) -> N
     assert {memo.position(module, node) == theirs[node] for node in theirs} == {True}
 
 
+def _stopped_then_asked_about_request(
+    root: Path, source: str
+) -> tuple[Pipeline, FileTask, FileStore]:
+    """``client.py`` (``source``) stopped by a first round's prefilter, and the pipeline of a
+    later round whose facts have just learnt that ``request`` returns error dicts."""
+    from unsentinel.errors.facts import ErrorFacts
+    from unsentinel.registry import load_config, suite
+
+    (root / "client.py").write_text(source)
+    config = load_config((root,))
+    task = FileTask(root / "client.py", "client.py", "client")
+    store = FileStore()
+    first = Pipeline(config, suite(config), FactBook(), Mode.CHECK, gather=True)
+    assert first.process(task, store).status is Status.PREFILTERED
+    knows = FactBook({ErrorFacts: ErrorFacts(error_functions=frozenset({"request"}))})
+    return Pipeline(config, suite(config), knows, Mode.CHECK, gather=True), task, store
+
+
 def test_a_prefiltered_file_is_not_read_again_for_a_name_it_only_spells(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -487,24 +505,13 @@ def test_a_prefiltered_file_is_not_read_again_for_a_name_it_only_spells(
     import unsentinel.core.engine as engine
     import unsentinel.core.regather as regather
     from unsentinel.core.config import Config
-    from unsentinel.core.engine import Pipeline
-    from unsentinel.core.facts import FactBook
-    from unsentinel.core.model import FileResult, FileTask, Mode, Status
-    from unsentinel.core.store import FileStore, read_source
-    from unsentinel.errors.facts import ErrorFacts
-    from unsentinel.registry import load_config, suite
+    from unsentinel.core.store import read_source
 
-    (tmp_path / "client.py").write_text(
+    later, task, store = _stopped_then_asked_about_request(
+        tmp_path,
         "import urllib.request\n\n# not the request() of the API\n"
-        "def fetch(url):\n    return urllib.request.urlopen(url)\n"
+        "def fetch(url):\n    return urllib.request.urlopen(url)\n",
     )
-    config = load_config((tmp_path,))
-    task = FileTask(tmp_path / "client.py", "client.py", "client")
-    store = FileStore()
-    first = Pipeline(config, suite(config), FactBook(), Mode.CHECK, gather=True)
-    assert first.process(task, store).status is Status.PREFILTERED
-    knows = FactBook({ErrorFacts: ErrorFacts(error_functions=frozenset({"request"}))})
-    later = Pipeline(config, suite(config), knows, Mode.CHECK, gather=True)
     reads: list[Path] = []
     real = read_source
 
@@ -528,25 +535,13 @@ def test_a_prefiltered_file_that_only_spells_a_name_is_never_parsed_for_it(
     an attribute read, never ``request(...)``), a later round reads the file and leaves it
     without parsing it at all."""
     import unsentinel.core.engine as engine
-    from unsentinel.core.engine import Pipeline
-    from unsentinel.core.facts import FactBook
-    from unsentinel.core.model import FileTask, Mode, Status
-    from unsentinel.core.store import FileStore
-    from unsentinel.errors.facts import ErrorFacts
-    from unsentinel.registry import load_config, suite
+    from unsentinel.core.validate import python_parse as real
 
-    (tmp_path / "client.py").write_text(
-        "import urllib.request\n\ndef fetch(url):\n    return urllib.request.urlopen(url)\n"
+    later, task, store = _stopped_then_asked_about_request(
+        tmp_path,
+        "import urllib.request\n\ndef fetch(url):\n    return urllib.request.urlopen(url)\n",
     )
-    config = load_config((tmp_path,))
-    task = FileTask(tmp_path / "client.py", "client.py", "client")
-    store = FileStore()
-    first = Pipeline(config, suite(config), FactBook(), Mode.CHECK, gather=True)
-    assert first.process(task, store).status is Status.PREFILTERED
-    knows = FactBook({ErrorFacts: ErrorFacts(error_functions=frozenset({"request"}))})
-    later = Pipeline(config, suite(config), knows, Mode.CHECK, gather=True)
     parses: list[bytes] = []
-    real = engine.python_parse
 
     def counting(data: bytes) -> Any:
         parses.append(data)
