@@ -124,19 +124,19 @@ class Prefilter:
         expression of every name, each behind a lookbehind, reads a large file at a
         fraction of the speed of these few searches.
         """
-        return any(
-            name in data and whole_word(name).search(data) is not None for name in self._name_bytes
-        )
+        return self._spells_a_name(data, whole_word)
 
     def may_call_a_fact_name(self, data: bytes) -> bool:
         """May the code call, define or import under another name a function the facts
         name (what :meth:`CallNames.spells_any` asks of Python's parse)? Read off the bytes:
         such a name is followed by a parenthesis or a bracket, or by ``as``. A no is
         certain where the bytes are ASCII; elsewhere ``ast`` may spell a name otherwise."""
-        if not data.isascii():
-            return self.spells_fact_name(data)
+        return self._spells_a_name(data, called_word if data.isascii() else whole_word)
+
+    def _spells_a_name(self, data: bytes, spelling: Callable[[bytes], re.Pattern[bytes]]) -> bool:
+        # Each name that occurs at all is then looked for as ``spelling`` has it.
         return any(
-            name in data and called_word(name).search(data) is not None for name in self._name_bytes
+            name in data and spelling(name).search(data) is not None for name in self._name_bytes
         )
 
     def may_match(self, data: bytes) -> bool:

@@ -15,6 +15,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from unsentinel.warnings.inference.code_words import (
@@ -422,9 +423,11 @@ def _unique_slug(text: str, used: Mapping[str, str], nouns: frozenset[str]) -> s
 _LETTERS = re.compile(r"[A-Za-z]{2,}")  # a word of its own to name a template by
 
 
+@lru_cache(maxsize=4096)
 def own_code(template: str, nouns: frozenset[str]) -> str | None:
     """The constant a template's own words name, before the repository's other templates
-    are known (None: it has no literal words)."""
+    are known (None: it has no literal words). Kept: asked of each template when the facts
+    settle, every round, and again of each site."""
     if _LETTERS.search(template.replace("{}", "")) is None:
         return None
     return constant_name(slug_for(template, nouns=nouns))
